@@ -1,0 +1,105 @@
+package main
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+)
+
+// config is the service configuration, read from the environment only here.
+type config struct {
+	Host        string
+	Port        int
+	BasePath    string
+	DatabaseURL string
+	JWTSecret   []byte
+	DocsAuth    bool
+	DocsUsers   map[string]string
+	Env         string
+	LogLevel    slog.Level
+	// generatedSecret is true when JWTSecret was made up for this run.
+	generatedSecret bool
+}
+
+// loadConfig reads the configuration through lookupEnv (os.LookupEnv),
+// applying defaults and refusing what cannot run.
+func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
+	getenv := func(key string) string { v, _ := lookupEnv(key); return v }
+	cfg := config{
+		Host:        envOr(lookupEnv, "HOST", "0.0.0.0"),
+		BasePath:    "/api",
+		DatabaseURL: getenv("DATABASE_URL"),
+		Env:         envOr(lookupEnv, "APP_ENV", "development"),
+	}
+	// An empty BASE_PATH is meaningful: routes at the root.
+	if v, ok := lookupEnv("BASE_PATH"); ok {
+		cfg.BasePath = strings.TrimRight(v, "/")
+	}
+	port, err := strconv.Atoi(envOr(lookupEnv, "PORT", "8080"))
+	if err != nil || port < 0 || port > 65535 {
+		return cfg, fmt.Errorf("PORT must be a port number, got %q", getenv("PORT"))
+	}
+	cfg.Port = port
+	if cfg.Env != "development" && cfg.Env != "production" {
+		return cfg, fmt.Errorf("APP_ENV must be development or production, got %q", cfg.Env)
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(envOr(lookupEnv, "LOG_LEVEL", "info"))); err != nil {
+		return cfg, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error: %w", err)
+	}
+	if cfg.DocsAuth, err = parseBool(envOr(lookupEnv, "DOCS_AUTH", "false")); err != nil {
+		return cfg, fmt.Errorf("DOCS_AUTH: %w", err)
+	}
+	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
+		return cfg, fmt.Errorf("DOCS_USERS: %w", err)
+	}
+	if cfg.DocsAuth && len(cfg.DocsUsers) == 0 {
+		return cfg, errors.New("DOCS_AUTH=true needs DOCS_USERS (user:pass,user2:pass2)")
+	}
+	switch secret := getenv("JWT_SECRET"); {
+	case secret != "":
+		cfg.JWTSecret = []byte(secret)
+	case cfg.Env == "production":
+		return cfg, errors.New("JWT_SECRET is required when APP_ENV=production")
+	default:
+		cfg.JWTSecret = make([]byte, 32)
+		if _, err := rand.Read(cfg.JWTSecret); err != nil {
+			return cfg, fmt.Errorf("generate JWT secret: %w", err)
+		}
+		cfg.generatedSecret = true
+	}
+	return cfg, nil
+}
+
+func envOr(lookupEnv func(string) (string, bool), key, def string) string {
+	if v, _ := lookupEnv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func parseBool(s string) (bool, error) {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, fmt.Errorf("want true or false, got %q", s)
+	}
+	return b, nil
+}
+
+// parseUsers parses "user:pass,user2:pass2".
+func parseUsers(s string) (map[string]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	users := map[string]string{}
+	for _, pair := range strings.Split(s, ",") {
+		name, pass, ok := strings.Cut(strings.TrimSpace(pair), ":")
+		if !ok || name == "" || pass == "" {
+			return nil, fmt.Errorf("want user:pass pairs separated by commas")
+		}
+		users[name] = pass
+	}
+	return users, nil
+}

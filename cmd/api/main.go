@@ -1,0 +1,43 @@
+// Command api runs the service: configuration from the environment, then the
+// database, then the router, then the listener, with graceful shutdown.
+//
+//	api            serve the API (default)
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.LookupEnv, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+// run dispatches a subcommand; it returns when the command is done or ctx
+// is cancelled.
+func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stderr io.Writer) error {
+	cfg, err := loadConfig(lookupEnv)
+	if err != nil {
+		return err
+	}
+	logger := newLogger(cfg, stderr)
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg, logger)
+	default:
+		return fmt.Errorf("unknown command %q (want serve)", cmd)
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// shutdownTimeout bounds how long in-flight requests may take to finish
+// after a shutdown signal.
+const shutdownTimeout = 15 * time.Second
+
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.Env == "production" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// routerConfig maps the service configuration onto the router plugin.
+func routerConfig(cfg config, logger *slog.Logger) router.Config {
+	return router.Config{
+		Name:      "api",
+		BasePath:  cfg.BasePath,
+		JWTSecret: cfg.JWTSecret,
+		Logger:    logger,
+		APIDocs: router.APIDocs{
+			Name:        "Fiber template API",
+			Version:     "1.0.0",
+			Description: "Example service of the Fiber template: users with login, CRUD and paging.",
+			UseAuth:     cfg.DocsAuth,
+			Users:       cfg.DocsUsers,
+		},
+	}
+}
+
+// serve opens the database, builds the router and listens until ctx is
+// cancelled, then lets in-flight requests finish and closes the database.
+func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
+	if cfg.generatedSecret {
+		logger.Warn("JWT_SECRET is not set: using a random secret for this run; tokens will not survive a restart")
+	}
+	db, err := database.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			logger.Error("close database", slog.Any("error", err))
+		}
+	}()
+	r, err := app.New(db, routerConfig(cfg, logger))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	base := "http://" + displayHost(ln.Addr())
+	logger.Info("listening",
+		slog.String("url", base+r.RootURL()),
+		slog.String("docs", base+r.DocsURL()),
+		slog.String("database", string(database.DialectOfDB(db))),
+		slog.String("env", cfg.Env))
+
+	served := make(chan error, 1)
+	go func() { served <- r.App().Listener(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", slog.Duration("timeout", shutdownTimeout))
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := r.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// displayHost turns a wildcard listen address into one a browser can open.
+func displayHost(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

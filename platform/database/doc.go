@@ -1,0 +1,4 @@
+// Package database provides the Bun database of the service: opened by DSN
+// on PostgreSQL or SQLite with sensible pools, count-and-find paging over a
+// select query, and the router extension that checks its health.
+package database

@@ -1,0 +1,105 @@
+package paging
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Defaults of the paging query.
+const (
+	// DefaultPage is the page index used when the query has no page.
+	DefaultPage = 0
+	// DefaultLimit is the page size used when the query has no limit.
+	DefaultLimit = 20
+	// DefaultMaxLimit is the largest limit accepted unless configured otherwise.
+	DefaultMaxLimit = 100
+)
+
+// Paging is the page/limit pair every handler receives.
+type Paging struct {
+	// Page is the 0-based page index.
+	Page int
+	// Limit is the number of items per page.
+	Limit int
+}
+
+// Offset returns the number of rows before the page: Limit * Page.
+func (p Paging) Offset() int { return p.Limit * p.Page }
+
+// Query is the built-in paging query, the seed's PaginationQueryDto. A list
+// route's query type embeds it to document page and limit next to its own
+// filters; the values a handler uses are the ones in its Paging.
+type Query struct {
+	// Page is the 0-based page index.
+	Page int `query:"page" doc:"page" format:"int32" default:"0" minimum:"0" paging:"page"`
+	// Limit is the number of items per page.
+	Limit int `query:"limit" doc:"items per page" format:"int32" default:"20" minimum:"1" paging:"limit"`
+}
+
+// FieldError reports a paging value that is not acceptable.
+type FieldError struct {
+	// Field is "page" or "limit".
+	Field string
+	// Message says what is wrong.
+	Message string
+}
+
+// Error returns the field and the message.
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Parse parses raw page and limit values from a query string. An empty value
+// takes its default. Values must be base-10 integers with page >= 0 and
+// 1 <= limit <= maxLimit; anything else is a *FieldError naming the field.
+func Parse(page, limit []byte, maxLimit int) (Paging, error) {
+	p := Paging{Page: DefaultPage, Limit: DefaultLimit}
+	if len(page) > 0 {
+		n, ok := parseInt(page)
+		if !ok {
+			return p, &FieldError{Field: "page", Message: "must be a base-10 integer"}
+		}
+		if n < 0 {
+			return p, &FieldError{Field: "page", Message: "must be 0 or greater"}
+		}
+		p.Page = n
+	}
+	if len(limit) > 0 {
+		n, ok := parseInt(limit)
+		if !ok {
+			return p, &FieldError{Field: "limit", Message: "must be a base-10 integer"}
+		}
+		if n < 1 {
+			return p, &FieldError{Field: "limit", Message: "must be 1 or greater"}
+		}
+		if n > maxLimit {
+			return p, &FieldError{Field: "limit", Message: fmt.Sprintf("must be %d or less", maxLimit)}
+		}
+		p.Limit = n
+	}
+	return p, nil
+}
+
+// maxPage bounds the page index so that Limit*Page cannot overflow.
+const maxPage = 1<<31 - 1
+
+// parseInt accepts an optional sign followed by decimal digits only, so
+// "0x10", "1e2", "1.5" and " 1" are rejected, and values that do not fit an
+// int32 are reported as unparsable.
+func parseInt(b []byte) (int, bool) {
+	s := b
+	if s[0] == '-' || s[0] == '+' {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 10 {
+		return 0, false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(b), 10, 32)
+	if err != nil || n > maxPage {
+		return 0, false
+	}
+	return int(n), true
+}

@@ -1,0 +1,92 @@
+package router
+
+import (
+	"errors"
+	"net/http"
+
+	jwtware "github.com/gofiber/contrib/jwt"
+	"github.com/gofiber/fiber/v2"
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// Claims are the verified claims of a bearer token. Tokens must carry exp.
+type Claims struct {
+	jwt.RegisteredClaims
+}
+
+// Validate makes exp mandatory; the parser already rejects a past exp.
+func (c *Claims) Validate() error {
+	if c.ExpiresAt == nil {
+		return errors.New("token has no exp claim")
+	}
+	return nil
+}
+
+// claimsKey is the Fiber local the verifier leaves the claims under.
+const claimsKey = "router.claims"
+
+// newVerifier returns the gofiber/contrib/jwt verifier with HS256 pinned:
+// a token signed with any other algorithm, or none, is rejected.
+func newVerifier(secret []byte) fiber.Handler {
+	return jwtware.New(jwtware.Config{
+		SigningKey: jwtware.SigningKey{JWTAlg: jwtware.HS256, Key: secret},
+		Claims:     &Claims{},
+		ContextKey: claimsKey,
+		SuccessHandler: func(c *fiber.Ctx) error {
+			return nil
+		},
+		ErrorHandler: func(c *fiber.Ctx, err error) error {
+			return err
+		},
+	})
+}
+
+var errUnauthorized = problem.Declare(http.StatusUnauthorized, "unauthorized", "Unauthorized")
+
+// authenticate returns the claims of the request's bearer token, from the
+// cache of verified tokens when it is there and still unexpired.
+func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
+	raw := bearerToken(fc.Request().Header.Peek(fiber.HeaderAuthorization))
+	if raw == nil {
+		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api"`)
+		return nil, errUnauthorized.WithDetail("A bearer token is required.")
+	}
+	if claims := r.tokens.get(raw); claims != nil {
+		return claims, nil
+	}
+	if err := r.verify(fc); err != nil {
+		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api", error="invalid_token"`)
+		return nil, errUnauthorized.WithDetail("The bearer token is invalid or expired.")
+	}
+	token, ok := fc.Locals(claimsKey).(*jwt.Token)
+	if !ok {
+		return nil, errors.New("verified token missing from context")
+	}
+	claims, ok := token.Claims.(*Claims)
+	if !ok {
+		return nil, errors.New("verified token has unexpected claims type")
+	}
+	r.tokens.put(string(raw), claims)
+	return claims, nil
+}
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header, nil when there is none.
+func bearerToken(h []byte) []byte {
+	const prefix = "bearer "
+	if len(h) <= len(prefix) {
+		return nil
+	}
+	for i := range len(prefix) {
+		c := h[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return nil
+		}
+	}
+	return h[len(prefix):]
+}

@@ -1,0 +1,481 @@
+package router
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// bindPlan is the binding of one input type, computed once at start-up: for
+// each field its offset in the struct and a setter, so a request is bound
+// without walking the type again.
+type bindPlan struct {
+	path      []fieldPlan
+	query     []fieldPlan
+	page      []uintptr // offsets of embedded paging page fields
+	limit     []uintptr // offsets of embedded paging limit fields
+	body      *bodyPlan
+	validates bool
+}
+
+// fieldPlan binds one field from one named value.
+type fieldPlan struct {
+	name   string
+	offset uintptr
+	set    setter
+	multi  bool // a slice bound from repeated values
+}
+
+// bodyPlan decodes the request body into the field named Body.
+type bodyPlan struct {
+	offset       uintptr
+	typ          reflect.Type
+	contentTypes []string
+	form         []fieldPlan // form fields, for URL-encoded and multipart bodies
+	files        []fileField
+}
+
+type fileField struct {
+	name   string
+	offset uintptr
+	multi  bool
+}
+
+// setter converts raw values into the field at p.
+type setter func(p unsafe.Pointer, raw [][]byte) error
+
+var (
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	fileHeaderType      = reflect.TypeFor[*multipart.FileHeader]()
+	fileHeadersType     = reflect.TypeFor[[]*multipart.FileHeader]()
+	pagingQueryType     = reflect.TypeFor[paging.Query]()
+)
+
+// newBindPlan plans the binding of t, a struct type, for a route whose path
+// has the given parameters and whose body may come as contentTypes.
+func newBindPlan(t reflect.Type, params []string, contentTypes []string) (*bindPlan, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("input type %s is not a struct", t)
+	}
+	p := &bindPlan{validates: hasValidateTags(t, map[reflect.Type]bool{})}
+	if err := p.walk(t, 0, contentTypes); err != nil {
+		return nil, err
+	}
+	bound := map[string]bool{}
+	for _, f := range p.path {
+		bound[f.name] = true
+	}
+	for _, name := range params {
+		if !bound[name] {
+			return nil, fmt.Errorf("path parameter :%s has no field tagged path:%q in %s", name, name, t)
+		}
+		delete(bound, name)
+	}
+	for name := range bound {
+		return nil, fmt.Errorf("field tagged path:%q in %s has no :%s in the path", name, t, name)
+	}
+	return p, nil
+}
+
+func (p *bindPlan) walk(t reflect.Type, base uintptr, contentTypes []string) error {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		off := base + f.Offset
+		switch {
+		case f.Anonymous && f.Type == pagingQueryType:
+			p.page = append(p.page, off+pagingField(f.Type, "Page").Offset)
+			p.limit = append(p.limit, off+pagingField(f.Type, "Limit").Offset)
+		case f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("path") == "" && f.Tag.Get("query") == "":
+			if err := p.walk(f.Type, off, contentTypes); err != nil {
+				return err
+			}
+		case f.Tag.Get("path") != "":
+			fp, err := newFieldPlan(f, f.Tag.Get("path"), off, false)
+			if err != nil {
+				return err
+			}
+			p.path = append(p.path, fp)
+		case f.Tag.Get("query") != "" && f.Tag.Get("query") != "-":
+			fp, err := newFieldPlan(f, f.Tag.Get("query"), off, true)
+			if err != nil {
+				return err
+			}
+			p.query = append(p.query, fp)
+		case f.Name == "Body" && base == 0:
+			b, err := newBodyPlan(f.Type, off, contentTypes)
+			if err != nil {
+				return err
+			}
+			p.body = b
+		}
+	}
+	return nil
+}
+
+func pagingField(t reflect.Type, name string) reflect.StructField {
+	f, _ := t.FieldByName(name)
+	return f
+}
+
+func newFieldPlan(f reflect.StructField, name string, off uintptr, allowMulti bool) (fieldPlan, error) {
+	if !f.IsExported() {
+		return fieldPlan{}, fmt.Errorf("field %s tagged %q is not exported", f.Name, name)
+	}
+	t := f.Type
+	if allowMulti && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
+		set, err := sliceSetter(t)
+		if err != nil {
+			return fieldPlan{}, fmt.Errorf("field %s (%q): %w", f.Name, name, err)
+		}
+		return fieldPlan{name: name, offset: off, set: set, multi: true}, nil
+	}
+	set, err := scalarSetter(t)
+	if err != nil {
+		return fieldPlan{}, fmt.Errorf("field %s (%q): %w", f.Name, name, err)
+	}
+	return fieldPlan{name: name, offset: off, set: set}, nil
+}
+
+func newBodyPlan(t reflect.Type, off uintptr, contentTypes []string) (*bodyPlan, error) {
+	b := &bodyPlan{offset: off, typ: t, contentTypes: contentTypes}
+	formish := false
+	for _, ct := range contentTypes {
+		formish = formish || ct != MIMEJSON
+	}
+	if !formish {
+		return b, nil
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("body type %s must be a struct to be bound from a form", t)
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := formName(f)
+		if name == "" {
+			continue
+		}
+		switch f.Type {
+		case fileHeaderType, fileHeadersType:
+			b.files = append(b.files, fileField{name: name, offset: f.Offset, multi: f.Type == fileHeadersType})
+			continue
+		}
+		fp, err := newFieldPlan(f, name, f.Offset, true)
+		if err != nil {
+			return nil, fmt.Errorf("body: %w", err)
+		}
+		b.form = append(b.form, fp)
+	}
+	return b, nil
+}
+
+// formName is the form field name: the form tag, else the JSON name.
+func formName(f reflect.StructField) string {
+	if !f.IsExported() {
+		return ""
+	}
+	for _, key := range []string{"form", "json"} {
+		if tag, ok := f.Tag.Lookup(key); ok {
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "-" {
+				return ""
+			}
+			if name != "" {
+				return name
+			}
+		}
+	}
+	return f.Name
+}
+
+// scalarSetter returns the setter of a single value of type t.
+func scalarSetter(t reflect.Type) (setter, error) {
+	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			return reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(raw[0])
+		}, nil
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			*(*string)(p) = string(raw[0])
+			return nil
+		}, nil
+	case reflect.Bool:
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			v, err := strconv.ParseBool(string(raw[0]))
+			if err != nil {
+				return errors.New("must be true or false")
+			}
+			*(*bool)(p) = v
+			return nil
+		}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		bits := t.Bits()
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			v, err := strconv.ParseInt(string(raw[0]), 10, bits)
+			if err != nil {
+				return fmt.Errorf("must be a base-10 integer that fits %d bits", bits)
+			}
+			reflect.NewAt(t, p).Elem().SetInt(v)
+			return nil
+		}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		bits := t.Bits()
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			v, err := strconv.ParseUint(string(raw[0]), 10, bits)
+			if err != nil {
+				return fmt.Errorf("must be a non-negative base-10 integer that fits %d bits", bits)
+			}
+			reflect.NewAt(t, p).Elem().SetUint(v)
+			return nil
+		}, nil
+	case reflect.Float32, reflect.Float64:
+		bits := t.Bits()
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			v, err := strconv.ParseFloat(string(raw[0]), bits)
+			if err != nil {
+				return errors.New("must be a number")
+			}
+			reflect.NewAt(t, p).Elem().SetFloat(v)
+			return nil
+		}, nil
+	case reflect.Pointer:
+		elem := t.Elem()
+		inner, err := scalarSetter(elem)
+		if err != nil {
+			return nil, err
+		}
+		return func(p unsafe.Pointer, raw [][]byte) error {
+			v := reflect.New(elem)
+			if err := inner(v.UnsafePointer(), raw); err != nil {
+				return err
+			}
+			reflect.NewAt(t, p).Elem().Set(v)
+			return nil
+		}, nil
+	}
+	return nil, fmt.Errorf("unsupported type %s", t)
+}
+
+// sliceSetter returns the setter of a slice bound from repeated values.
+func sliceSetter(t reflect.Type) (setter, error) {
+	elem := t.Elem()
+	inner, err := scalarSetter(elem)
+	if err != nil {
+		return nil, err
+	}
+	return func(p unsafe.Pointer, raw [][]byte) error {
+		s := reflect.MakeSlice(t, len(raw), len(raw))
+		for i := range raw {
+			if err := inner(s.Index(i).Addr().UnsafePointer(), raw[i:i+1]); err != nil {
+				return err
+			}
+		}
+		reflect.NewAt(t, p).Elem().Set(s)
+		return nil
+	}, nil
+}
+
+// bind fills the input at in from the request.
+func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error {
+	for _, off := range p.page {
+		*(*int)(unsafe.Add(in, off)) = pg.Page
+	}
+	for _, off := range p.limit {
+		*(*int)(unsafe.Add(in, off)) = pg.Limit
+	}
+	var one [1][]byte
+	for i := range p.path {
+		f := &p.path[i]
+		one[0] = []byte(fc.Params(f.name))
+		if err := f.set(unsafe.Add(in, f.offset), one[:]); err != nil {
+			return fieldProblem(http.StatusBadRequest, "Invalid path parameter.", f.name, err)
+		}
+	}
+	if len(p.query) > 0 {
+		args := fc.Context().QueryArgs()
+		for i := range p.query {
+			f := &p.query[i]
+			if err := bindArg(f, in, args.Peek, args.PeekMulti); err != nil {
+				return fieldProblem(http.StatusBadRequest, "Invalid query parameter.", f.name, err)
+			}
+		}
+	}
+	if p.body != nil {
+		return p.body.bind(fc, unsafe.Add(in, p.body.offset))
+	}
+	return nil
+}
+
+// bindArg sets f from a single or repeated value; absent values leave the
+// field as it is.
+func bindArg(f *fieldPlan, in unsafe.Pointer, peek func(string) []byte, peekMulti func(string) [][]byte) error {
+	if f.multi {
+		if vals := peekMulti(f.name); len(vals) > 0 {
+			return f.set(unsafe.Add(in, f.offset), vals)
+		}
+		return nil
+	}
+	if v := peek(f.name); len(v) > 0 {
+		var one [1][]byte
+		one[0] = v
+		return f.set(unsafe.Add(in, f.offset), one[:])
+	}
+	return nil
+}
+
+func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
+	ct := mediaType(fc.Request().Header.ContentType())
+	body := fc.Body()
+	if ct == "" && len(body) > 0 {
+		ct = MIMEJSON
+	}
+	if ct == "" {
+		return problem.New(http.StatusBadRequest, "The request body is required.")
+	}
+	if !b.accepts(ct) {
+		return problem.New(http.StatusUnsupportedMediaType, "The request body must be sent as one of: "+strings.Join(b.contentTypes, ", ")+".")
+	}
+	switch ct {
+	case MIMEJSON:
+		if len(bytes.TrimSpace(body)) == 0 {
+			return problem.New(http.StatusBadRequest, "The request body is required.")
+		}
+		if err := json.Unmarshal(body, reflect.NewAt(b.typ, dst).Interface()); err != nil {
+			return jsonProblem(err)
+		}
+		return nil
+	case MIMEForm:
+		args := fc.Context().PostArgs()
+		for i := range b.form {
+			f := &b.form[i]
+			if err := bindArg(f, dst, args.Peek, args.PeekMulti); err != nil {
+				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
+			}
+		}
+		return nil
+	default:
+		form, err := fc.MultipartForm()
+		if err != nil {
+			return problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
+		}
+		values := func(name string) [][]byte {
+			vals := form.Value[name]
+			out := make([][]byte, len(vals))
+			for i, v := range vals {
+				out[i] = []byte(v)
+			}
+			return out
+		}
+		first := func(name string) []byte {
+			if v := values(name); len(v) > 0 {
+				return v[0]
+			}
+			return nil
+		}
+		for i := range b.form {
+			f := &b.form[i]
+			if err := bindArg(f, dst, first, values); err != nil {
+				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
+			}
+		}
+		for _, f := range b.files {
+			files := form.File[f.name]
+			if len(files) == 0 {
+				continue
+			}
+			if f.multi {
+				*(*[]*multipart.FileHeader)(unsafe.Add(dst, f.offset)) = files
+			} else {
+				*(**multipart.FileHeader)(unsafe.Add(dst, f.offset)) = files[0]
+			}
+		}
+		return nil
+	}
+}
+
+func (b *bodyPlan) accepts(ct string) bool {
+	for _, c := range b.contentTypes {
+		if c == ct {
+			return true
+		}
+	}
+	return false
+}
+
+// mediaType returns the lower-case media type without parameters.
+func mediaType(h []byte) string {
+	if i := bytes.IndexByte(h, ';'); i >= 0 {
+		h = h[:i]
+	}
+	return strings.ToLower(string(bytes.TrimSpace(h)))
+}
+
+// jsonProblem turns a decoding error into a 400 that names the field when
+// the value had the wrong JSON type, without echoing decoder internals.
+func jsonProblem(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return fieldProblem(http.StatusBadRequest, "The request body has a value of the wrong type.",
+			typeErr.Field, fmt.Errorf("must be %s, not %s", jsonKind(typeErr.Type), typeErr.Value))
+	}
+	return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+func fieldProblem(status int, detail, field string, err error) *problem.Problem {
+	p := problem.New(status, detail)
+	p.Errors = []problem.FieldError{{Field: field, Message: err.Error()}}
+	return p
+}
+
+// hasValidateTags reports whether validation has anything to check in t.
+func hasValidateTags(t reflect.Type, seen map[reflect.Type]bool) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return false
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
+			return true
+		}
+		if hasValidateTags(f.Type, seen) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package router
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// Name identifies the plugin.
+const Name = "@asapjs/router"
+
+// APIDocs holds the documentation settings, the seed's apidocs table.
+type APIDocs struct {
+	// Name is the API title shown at the top of the docs UI.
+	//
+	// Optional. Default: Config.Name
+	Name string
+	// Version is copied to info.version of the document.
+	//
+	// Optional. Default: "1.0.0"
+	Version string
+	// Description is the API description text.
+	//
+	// Optional. Default: ""
+	Description string
+	// Scheme is the URL scheme of try-it-out requests, "http" or "https".
+	// Only used together with Host.
+	//
+	// Optional. Default: "http"
+	Scheme string
+	// Host is the host of try-it-out requests, e.g. "api.example.com". When
+	// empty the document's server is the base path relative to whatever host
+	// served it, so a forged Host header can never leak into the document.
+	//
+	// Optional. Default: ""
+	Host string
+	// AuthURL is the token URL of the OAuth2 password flow.
+	//
+	// Optional. Default: BasePath + "/auth/login"
+	AuthURL string
+	// UseAuth puts the docs UI, its assets, spec.json and the developer tools
+	// behind HTTP Basic authentication with Users.
+	//
+	// Optional. Default: false
+	UseAuth bool
+	// Users maps user names to passwords accepted by the docs Basic auth.
+	//
+	// Optional. Default: nil
+	Users map[string]string
+}
+
+// CORS configures cross-origin resource sharing, which is always enabled.
+type CORS struct {
+	// AllowOrigins is a comma-separated list of allowed origins.
+	//
+	// Optional. Default: "*"
+	AllowOrigins string
+	// AllowHeaders is a comma-separated list of headers a preflight allows.
+	//
+	// Optional. Default: "Origin, Content-Type, Accept, Authorization"
+	AllowHeaders string
+	// AllowCredentials allows cookies and credentials; it cannot be combined
+	// with the "*" origin.
+	//
+	// Optional. Default: false
+	AllowCredentials bool
+	// MaxAge is how long a preflight answer may be cached, in seconds.
+	//
+	// Optional. Default: 0
+	MaxAge int
+}
+
+// Config configures the router plugin.
+type Config struct {
+	// Name is the application name, used in the root message and the docs.
+	//
+	// Optional. Default: "api"
+	Name string
+	// BasePath prefixes controller routes and the docs routes. "" mounts them
+	// at the root. It must start with "/" and not end with one.
+	//
+	// Optional. Default: "" (root)
+	BasePath string
+	// Extensions are wired at start-up step 1; each is handed what it asks
+	// for through the interfaces in extension.go.
+	//
+	// Optional. Default: nil
+	Extensions []Extension
+	// Middleware is user middleware registered after the built-in chain.
+	//
+	// Optional. Default: nil
+	Middleware []fiber.Handler
+	// Controllers are mounted at {BasePath}{controller base path}.
+	//
+	// Optional. Default: nil
+	Controllers []Controller
+	// APIDocs are the documentation settings.
+	//
+	// Optional. Default: see APIDocs
+	APIDocs APIDocs
+	// CORS configures cross-origin resource sharing.
+	//
+	// Optional. Default: see CORS
+	CORS CORS
+	// ProxyHeader is the header the client IP is read from behind a proxy.
+	// Trusting it lets any client that can reach the service directly choose
+	// the IP it is logged under; set TrustedProxies in production.
+	//
+	// Optional. Default: "X-Forwarded-For"
+	ProxyHeader string
+	// TrustedProxies lists the proxy IPs or CIDR ranges whose ProxyHeader is
+	// trusted. Empty trusts every peer, as the seed's "trust proxy: true".
+	//
+	// Optional. Default: nil (trust all)
+	TrustedProxies []string
+	// BodyLimit is the largest request body accepted, JSON, URL-encoded or
+	// multipart alike.
+	//
+	// Optional. Default: 200 MB
+	BodyLimit int
+	// MaxLimit is the largest paging limit a request may ask for.
+	//
+	// Optional. Default: 100
+	MaxLimit int
+	// JWTSecret is the HS256 secret that verifies tokens on auth routes. It is
+	// required as soon as one route declares Auth.
+	//
+	// Optional. Default: nil
+	JWTSecret []byte
+	// TokenCacheSize bounds the cache of verified tokens; 0 uses the default
+	// and a negative value turns the cache off.
+	//
+	// Optional. Default: 10000
+	TokenCacheSize int
+	// HealthTimeout bounds the database check of /health-check.
+	//
+	// Optional. Default: 2s
+	HealthTimeout time.Duration
+	// Logger receives start-up warnings and the errors behind 5xx answers.
+	//
+	// Optional. Default: slog.Default()
+	Logger *slog.Logger
+}
+
+// Defaults of the router configuration.
+const (
+	defaultName           = "api"
+	defaultBodyLimit      = 200 * 1024 * 1024
+	defaultTokenCacheSize = 10000
+	defaultHealthTimeout  = 2 * time.Second
+)
+
+// configDefault fills the zero fields of cfg with their defaults.
+func configDefault(cfg Config) Config {
+	if cfg.Name == "" {
+		cfg.Name = defaultName
+	}
+	if cfg.APIDocs.Name == "" {
+		cfg.APIDocs.Name = cfg.Name
+	}
+	if cfg.APIDocs.Version == "" {
+		cfg.APIDocs.Version = "1.0.0"
+	}
+	if cfg.APIDocs.Scheme == "" {
+		cfg.APIDocs.Scheme = "http"
+	}
+	if cfg.APIDocs.AuthURL == "" {
+		cfg.APIDocs.AuthURL = cfg.BasePath + "/auth/login"
+	}
+	if cfg.CORS.AllowOrigins == "" {
+		cfg.CORS.AllowOrigins = "*"
+	}
+	if cfg.CORS.AllowHeaders == "" {
+		cfg.CORS.AllowHeaders = "Origin, Content-Type, Accept, Authorization"
+	}
+	if cfg.ProxyHeader == "" {
+		cfg.ProxyHeader = fiber.HeaderXForwardedFor
+	}
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = defaultBodyLimit
+	}
+	if cfg.MaxLimit <= 0 {
+		cfg.MaxLimit = paging.DefaultMaxLimit
+	}
+	if cfg.TokenCacheSize == 0 {
+		cfg.TokenCacheSize = defaultTokenCacheSize
+	}
+	if cfg.HealthTimeout <= 0 {
+		cfg.HealthTimeout = defaultHealthTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return cfg
+}

@@ -1,0 +1,100 @@
+package router
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Controller groups the routes of one resource: the seed's controller with
+// its base path, documentation tag and routes.
+type Controller interface {
+	// BasePath is the route prefix of the controller, e.g. "/users".
+	BasePath() string
+	// Tag is the documentation tag of the controller's routes.
+	Tag() string
+	// Routes declares the controller's routes, paths relative to BasePath.
+	Routes() []Route
+}
+
+// mount is start-up step 3 for one controller: every route is mounted at
+// {BasePath}{controller base path}{route path}.
+func (r *Router) mount(c Controller) error {
+	if c == nil {
+		return fmt.Errorf("router: nil controller")
+	}
+	prefix := r.cfg.BasePath + c.BasePath()
+	for _, rt := range c.Routes() {
+		rt.opts = append([]Option{Tag(c.Tag())}, rt.opts...)
+		rt.path = joinPath(prefix, rt.path)
+		if err := r.add(rt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var paramPattern = regexp.MustCompile(`:[^/]+`)
+
+// add builds a route with its full path, registers its handler and spec
+// entry, and fails on a duplicate method and path.
+func (r *Router) add(rt Route) error {
+	name := rt.method + " " + rt.path
+	if rt.build == nil {
+		return fmt.Errorf("router: route %s was not declared with Get, Post, Put, Patch or Delete", name)
+	}
+	if !strings.HasPrefix(rt.path, "/") {
+		return fmt.Errorf("router: route %s: path must start with \"/\"", name)
+	}
+	key := rt.method + " " + paramPattern.ReplaceAllString(rt.path, ":")
+	if prev, ok := r.routes[key]; ok {
+		return fmt.Errorf("router: route %s duplicates %s", name, prev)
+	}
+	o, err := buildOptions(rt.method, rt.opts)
+	if err != nil {
+		return fmt.Errorf("router: route %s: %w", name, err)
+	}
+	h, spec, err := rt.build(r, rt.path, o)
+	if err != nil {
+		return fmt.Errorf("router: route %s: %w", name, err)
+	}
+	if err := r.spec.AddRoute(spec); err != nil {
+		return fmt.Errorf("router: route %s: %w", name, err)
+	}
+	r.routes[key] = name
+	r.app.Add(rt.method, rt.path, h)
+	return nil
+}
+
+// joinPath joins a prefix and a route path; "/" and "" name the prefix itself.
+func joinPath(prefix, path string) string {
+	if path == "" || path == "/" {
+		if prefix == "" {
+			return "/"
+		}
+		return prefix
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	return prefix + path
+}
+
+// Group is a ready Controller for a base path, a tag and routes.
+type Group struct {
+	// Path is the controller's base path, e.g. "/users".
+	Path string
+	// Name is the documentation tag.
+	Name string
+	// Declared lists the routes.
+	Declared []Route
+}
+
+// BasePath returns g.Path.
+func (g Group) BasePath() string { return g.Path }
+
+// Tag returns g.Name.
+func (g Group) Tag() string { return g.Name }
+
+// Routes returns g.Declared.
+func (g Group) Routes() []Route { return g.Declared }

@@ -1,0 +1,32 @@
+package router
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// Ctx is what a typed handler receives next to its bound input: the paging
+// of the request, the verified claims on auth routes, and the request's
+// context.
+type Ctx struct {
+	fc     *fiber.Ctx
+	paging paging.Paging
+	claims *Claims
+}
+
+// Context returns the context of the request; pass it to everything the
+// handler calls.
+func (c *Ctx) Context() context.Context { return c.fc.UserContext() }
+
+// Paging returns the page and limit parsed from the query string.
+func (c *Ctx) Paging() paging.Paging { return c.paging }
+
+// Claims returns the verified token claims on an auth route, nil elsewhere.
+func (c *Ctx) Claims() *Claims { return c.claims }
+
+// Fiber returns the underlying Fiber context for what the typed API does not
+// cover, such as setting a header.
+func (c *Ctx) Fiber() *fiber.Ctx { return c.fc }

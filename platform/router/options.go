@@ -1,0 +1,92 @@
+package router
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// Media types a route can accept its body as.
+const (
+	// MIMEJSON is the default body media type.
+	MIMEJSON = "application/json"
+	// MIMEForm is a URL-encoded form body.
+	MIMEForm = "application/x-www-form-urlencoded"
+	// MIMEMultipart is a multipart form body, the one that carries files.
+	MIMEMultipart = "multipart/form-data"
+)
+
+// options are what a route's Go types cannot say.
+type options struct {
+	title, description, operationID, tag string
+	deprecated, auth                     bool
+	status                               int
+	errors                               []*problem.Error
+	contentTypes                         []string
+}
+
+// Option sets one of a route's options.
+type Option func(*options)
+
+// Title sets the one-line summary of the route.
+func Title(s string) Option { return func(o *options) { o.title = s } }
+
+// Description sets the detailed description of the route.
+func Description(s string) Option { return func(o *options) { o.description = s } }
+
+// Deprecated marks the route deprecated in the spec.
+func Deprecated() Option { return func(o *options) { o.deprecated = true } }
+
+// Auth requires a valid HS256 bearer JWT; the handler reads its claims with
+// Ctx.Claims.
+func Auth() Option { return func(o *options) { o.auth = true } }
+
+// Status sets the success status: 200 by default, 201 for a create, 204 for
+// no content.
+func Status(code int) Option { return func(o *options) { o.status = code } }
+
+// Errors lists the declared errors the handler may return, each documented
+// under its status in the spec.
+func Errors(errs ...*problem.Error) Option {
+	return func(o *options) { o.errors = append(o.errors, errs...) }
+}
+
+// BodyContentType sets the media types the body is accepted as: MIMEJSON
+// (the default), MIMEForm or MIMEMultipart. Others are answered with 415.
+func BodyContentType(types ...string) Option {
+	return func(o *options) { o.contentTypes = append(o.contentTypes, types...) }
+}
+
+// OperationID sets the operationId, the method name generated clients use.
+// By default it is derived from the method and the path.
+func OperationID(id string) Option { return func(o *options) { o.operationID = id } }
+
+// Tag overrides the controller's documentation tag for one route.
+func Tag(tag string) Option { return func(o *options) { o.tag = tag } }
+
+func buildOptions(method string, opts []Option) (options, error) {
+	o := options{status: http.StatusOK}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.status < 200 || o.status > 299 {
+		return o, fmt.Errorf("success status %d is not 2xx", o.status)
+	}
+	if len(o.contentTypes) == 0 {
+		o.contentTypes = []string{MIMEJSON}
+	}
+	for _, ct := range o.contentTypes {
+		switch ct {
+		case MIMEJSON, MIMEForm, MIMEMultipart:
+		default:
+			return o, fmt.Errorf("body content type %q is not one of %s, %s, %s", ct, MIMEJSON, MIMEForm, MIMEMultipart)
+		}
+	}
+	for _, e := range o.errors {
+		if e == nil {
+			return o, fmt.Errorf("nil declared error")
+		}
+	}
+	return o, nil
+}

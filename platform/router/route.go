@@ -1,0 +1,181 @@
+package router
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// Handler is a typed route handler. In is a struct whose fields tagged
+// `path:"name"` and `query:"name"` are bound from the request, and whose
+// field named Body is decoded from the request body; struct{} binds nothing.
+// Out is the success body; return a nil *Out for no content.
+type Handler[In, Out any] func(c *Ctx, in *In) (*Out, error)
+
+// NoContent is the output type of a route that answers without a body.
+type NoContent struct{}
+
+// Route is a declared route, made by Get, Post, Put, Patch or Delete and
+// mounted by a Controller.
+type Route struct {
+	method string
+	path   string
+	opts   []Option
+	// build turns the declaration into its handler and spec entry once the
+	// router and the full path are known.
+	build func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, error)
+}
+
+// Get declares a GET route.
+//
+//	router.Get("/:id", users.get, router.Title("Get a user"), router.Auth(),
+//		router.Errors(ErrUserNotFound))
+func Get[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
+	return declare(http.MethodGet, path, h, opts)
+}
+
+// Post declares a POST route; add Status(201) for a create.
+func Post[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
+	return declare(http.MethodPost, path, h, opts)
+}
+
+// Put declares a PUT route.
+func Put[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
+	return declare(http.MethodPut, path, h, opts)
+}
+
+// Patch declares a PATCH route.
+func Patch[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
+	return declare(http.MethodPatch, path, h, opts)
+}
+
+// Delete declares a DELETE route; add Status(204) and return NoContent for
+// no body.
+func Delete[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
+	return declare(http.MethodDelete, path, h, opts)
+}
+
+func declare[In, Out any](method, path string, h Handler[In, Out], opts []Option) Route {
+	return Route{method: method, path: path, opts: opts,
+		build: func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, error) {
+			return buildRoute(r, method, fullPath, h, o)
+		}}
+}
+
+// buildRoute does all reflection for a route once: the binding plan of In,
+// the spec entry, and the handler that runs the plan per request.
+func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, openapi.Route, error) {
+	inType := reflect.TypeFor[In]()
+	outType := reflect.TypeFor[Out]()
+	if h == nil {
+		return nil, openapi.Route{}, fmt.Errorf("nil handler")
+	}
+	plan, err := newBindPlan(inType, pathParams(fullPath), o.contentTypes)
+	if err != nil {
+		return nil, openapi.Route{}, err
+	}
+	if o.auth && len(r.cfg.JWTSecret) == 0 {
+		return nil, openapi.Route{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
+	}
+	if outType == reflect.TypeFor[NoContent]() {
+		if o.status == http.StatusOK {
+			o.status = http.StatusNoContent
+		}
+		outType = nil
+	}
+	if o.status == http.StatusNoContent {
+		outType = nil
+	}
+
+	spec := openapi.Route{
+		Method:      method,
+		Path:        fullPath,
+		Summary:     o.title,
+		Description: o.description,
+		Deprecated:  o.deprecated,
+		OperationID: o.operationID,
+		Tag:         o.tag,
+		Output:      outType,
+		Status:      o.status,
+		Auth:        o.auth,
+	}
+	if inType.NumField() > 0 {
+		spec.Input = inType
+	}
+	if plan.body != nil {
+		spec.BodyContentTypes = o.contentTypes
+	}
+	for _, e := range o.errors {
+		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
+	}
+
+	var (
+		maxLimit = r.cfg.MaxLimit
+		validate = plan.validates && r.validator != nil
+		auth     = o.auth
+		status   = o.status
+		noBody   = outType == nil
+	)
+	handler := func(fc *fiber.Ctx) error {
+		args := fc.Context().QueryArgs()
+		pg, err := paging.Parse(args.Peek("page"), args.Peek("limit"), maxLimit)
+		if err != nil {
+			return pagingProblem(err)
+		}
+		c := Ctx{fc: fc, paging: pg}
+		if auth {
+			if c.claims, err = r.authenticate(fc); err != nil {
+				return err
+			}
+		}
+		in := new(In)
+		if err := plan.bind(fc, unsafe.Pointer(in), pg); err != nil {
+			return err
+		}
+		if validate {
+			if err := r.validate(in); err != nil {
+				return err
+			}
+		}
+		out, err := h(&c, in)
+		if err != nil {
+			return err
+		}
+		if noBody || out == nil {
+			return fc.SendStatus(status)
+		}
+		fc.Status(status)
+		return fc.JSON(out)
+	}
+	return handler, spec, nil
+}
+
+// pagingProblem answers a bad page or limit with a 400 naming the field.
+func pagingProblem(err error) error {
+	fe, ok := err.(*paging.FieldError)
+	if !ok {
+		return problem.New(http.StatusBadRequest, err.Error())
+	}
+	p := problem.New(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".")
+	p.Errors = []problem.FieldError{{Field: fe.Field, Message: fe.Message}}
+	return p
+}
+
+// pathParams lists the :name parameters of a Fiber path.
+func pathParams(path string) []string {
+	var names []string
+	for _, seg := range strings.Split(path, "/") {
+		if strings.HasPrefix(seg, ":") {
+			names = append(names, strings.TrimRight(seg[1:], "?"))
+		}
+	}
+	return names
+}

@@ -1,0 +1,135 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/openapi"
+)
+
+// Router is the plugin once started: the Fiber application with everything
+// mounted, and the spec registry its routes were documented in.
+type Router struct {
+	cfg       Config
+	app       *fiber.App
+	spec      *openapi.Registry
+	tokens    *tokenCache
+	verify    fiber.Handler
+	validator *validator.Validate
+	health    HealthChecker
+	routes    map[string]string
+}
+
+// New builds the application in the seed's start-up order: (1) extension
+// wiring, (2) middleware, (3) controller mounting, (4) built-in endpoints,
+// (5) the final error handler. Bad declarations fail here, never at request
+// time.
+func New(cfg Config) (*Router, error) {
+	cfg = configDefault(cfg)
+	if err := validateBasePath(cfg.BasePath); err != nil {
+		return nil, err
+	}
+	r := &Router{
+		cfg:       cfg,
+		spec:      openapi.New(specConfig(cfg)),
+		tokens:    newTokenCache(cfg.TokenCacheSize),
+		routes:    make(map[string]string),
+		validator: newValidator(),
+	}
+	if len(cfg.JWTSecret) > 0 {
+		r.verify = newVerifier(cfg.JWTSecret)
+	}
+	r.app = fiber.New(fiber.Config{
+		AppName:                 cfg.Name,
+		BodyLimit:               cfg.BodyLimit,
+		ProxyHeader:             cfg.ProxyHeader,
+		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
+		TrustedProxies:          cfg.TrustedProxies,
+		DisableStartupMessage:   true,
+		// (5) The final error handler sees every error that did not become
+		// a response on its way up, including fasthttp's own (413).
+		ErrorHandler: r.handleError,
+	})
+
+	if err := r.wireExtensions(); err != nil { // (1)
+		return nil, err
+	}
+	r.useMiddleware()                   // (2)
+	for _, c := range cfg.Controllers { // (3)
+		if err := r.mount(c); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.registerBuiltins(); err != nil { // (4)
+		return nil, err
+	}
+	// Unknown routes fall through to a 404 problem.
+	r.app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+	return r, nil
+}
+
+// App returns the Fiber application, ready to Listen or Test.
+func (r *Router) App() *fiber.App { return r.app }
+
+// Spec returns the spec registry the routes were documented in.
+func (r *Router) Spec() *openapi.Registry { return r.spec }
+
+// SpecJSON returns the generated OpenAPI document.
+func (r *Router) SpecJSON() ([]byte, error) { return r.spec.JSON() }
+
+// Shutdown stops accepting connections and waits for in-flight requests to
+// finish until ctx is done.
+func (r *Router) Shutdown(ctx context.Context) error {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return r.app.Shutdown()
+	}
+	return r.app.ShutdownWithTimeout(time.Until(deadline))
+}
+
+// DocsURL returns the path of the docs UI.
+func (r *Router) DocsURL() string { return r.cfg.BasePath + "/docs/spec-ui.html" }
+
+// RootURL returns the path of the root message.
+func (r *Router) RootURL() string {
+	if r.cfg.BasePath == "" {
+		return "/"
+	}
+	return r.cfg.BasePath
+}
+
+func validateBasePath(p string) error {
+	if p == "" {
+		return nil
+	}
+	if !strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") || strings.ContainsAny(p, ":*? ") {
+		return fmt.Errorf("router: base path %q must start with \"/\", not end with one and hold no parameters", p)
+	}
+	return nil
+}
+
+// specConfig derives the document settings from the router settings. The
+// server URL never comes from a request: it is the configured host or else
+// the base path relative to the host the client used.
+func specConfig(cfg Config) openapi.Config {
+	server := cfg.BasePath
+	if cfg.APIDocs.Host != "" {
+		server = cfg.APIDocs.Scheme + "://" + cfg.APIDocs.Host + cfg.BasePath
+	}
+	if server == "" {
+		server = "/"
+	}
+	return openapi.Config{
+		Title:        cfg.APIDocs.Name,
+		Version:      cfg.APIDocs.Version,
+		Description:  cfg.APIDocs.Description,
+		ServerURL:    server,
+		TokenURL:     cfg.APIDocs.AuthURL,
+		PageLimitMax: cfg.MaxLimit,
+	}
+}
