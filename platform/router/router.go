@@ -68,8 +68,6 @@ func New(cfg Config) (*Router, error) {
 	if err := r.registerBuiltins(); err != nil { // (4)
 		return nil, err
 	}
-	// Unknown routes fall through to a 404 problem.
-	r.app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return r, nil
 }
 

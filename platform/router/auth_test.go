@@ -1,0 +1,143 @@
+package router_test
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+var testSecret = []byte("test-secret-of-at-least-32-bytes!!")
+
+type whoami struct {
+	Subject string `json:"sub"`
+}
+
+func authRouter(t *testing.T, cacheSize int) *router.Router {
+	return newRouter(t, router.Config{
+		JWTSecret:      testSecret,
+		TokenCacheSize: cacheSize,
+		Controllers: []router.Controller{router.Group{Path: "/me", Declared: []router.Route{
+			router.Get("/", func(c *router.Ctx, _ *struct{}) (*whoami, error) {
+				return &whoami{Subject: c.Claims().Subject}, nil
+			}, router.Auth()),
+			router.Get("/public", func(c *router.Ctx, _ *struct{}) (*whoami, error) {
+				if c.Claims() != nil {
+					t.Error("a public route got claims")
+				}
+				return &whoami{}, nil
+			}),
+		}}},
+	})
+}
+
+func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.Claims) string {
+	t.Helper()
+	s, err := jwt.NewWithClaims(method, claims).SignedString(key)
+	if err != nil {
+		t.Fatalf("sign: %v", err)
+	}
+	return s
+}
+
+func claimsFor(sub string, exp time.Duration) jwt.RegisteredClaims {
+	return jwt.RegisteredClaims{Subject: sub, ExpiresAt: jwt.NewNumericDate(time.Now().Add(exp))}
+}
+
+func withToken(t *testing.T, r *router.Router, header string) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "/me", nil)
+	if header != "" {
+		req.Header.Set("Authorization", header)
+	}
+	return do(t, r, req)
+}
+
+func TestAuthRoutesVerifyHS256Tokens(t *testing.T) {
+	t.Parallel()
+	for _, cache := range []int{-1, 0} {
+		r := authRouter(t, cache)
+		name := "with the token cache"
+		if cache < 0 {
+			name = "without the token cache"
+		}
+		t.Run(name, func(t *testing.T) {
+			good := sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("user-7", time.Hour))
+			for range 2 { // the second pass is served from the cache when on
+				resp, body := withToken(t, r, "Bearer "+good)
+				if resp.StatusCode != http.StatusOK || decode[whoami](t, body).Subject != "user-7" {
+					t.Fatalf("valid token: status %d body %s", resp.StatusCode, body)
+				}
+			}
+			resp, body := withToken(t, r, "bearer "+good)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("lower-case scheme: status %d body %s", resp.StatusCode, body)
+			}
+
+			parts := strings.Split(good, ".")
+			edited := base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"admin","exp":4102444800}`))
+			noneHeader := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
+			attacks := []struct{ name, header string }{
+				{"no Authorization header", ""},
+				{"a non-bearer scheme", "Basic dXNlcjpwYXNz"},
+				{"an empty bearer token", "Bearer "},
+				{"garbage", "Bearer not.a.token"},
+				{"alg none", "Bearer " + noneHeader + "." + parts[1] + "."},
+				{"alg none with the original signature", "Bearer " + noneHeader + "." + parts[1] + "." + parts[2]},
+				{"HS384", "Bearer " + sign(t, jwt.SigningMethodHS384, testSecret, claimsFor("u", time.Hour))},
+				{"HS512", "Bearer " + sign(t, jwt.SigningMethodHS512, testSecret, claimsFor("u", time.Hour))},
+				{"another secret", "Bearer " + sign(t, jwt.SigningMethodHS256, []byte("another-secret-entirely-0123456789"), claimsFor("u", time.Hour))},
+				{"an edited payload", "Bearer " + parts[0] + "." + edited + "." + parts[2]},
+				{"an expired token", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("u", -time.Minute))},
+				{"a token without exp", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{Subject: "u"})},
+				{"a token not valid yet", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{
+					Subject: "u", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)), NotBefore: jwt.NewNumericDate(time.Now().Add(time.Minute))})},
+			}
+			for _, a := range attacks {
+				t.Run(a.name+" is a 401 with a Bearer challenge", func(t *testing.T) {
+					resp, body := withToken(t, r, a.header)
+					wantProblem(t, resp, body, http.StatusUnauthorized)
+					if h := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(h, "Bearer") {
+						t.Fatalf("WWW-Authenticate = %q", h)
+					}
+				})
+			}
+		})
+	}
+	t.Run("public routes need no token", func(t *testing.T) {
+		r := authRouter(t, 0)
+		resp, body := get(t, r, "/me/public")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+	})
+}
+
+func TestCachedTokensStopWorkingWhenTheyExpire(t *testing.T) {
+	t.Parallel()
+	r := authRouter(t, 0)
+	token := sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{
+		Subject: "u", ExpiresAt: jwt.NewNumericDate(time.Now().Add(1500 * time.Millisecond))})
+	if resp, body := withToken(t, r, "Bearer "+token); resp.StatusCode != http.StatusOK {
+		t.Fatalf("fresh token: status %d %s", resp.StatusCode, body)
+	}
+	time.Sleep(2 * time.Second)
+	resp, body := withToken(t, r, "Bearer "+token)
+	wantProblem(t, resp, body, http.StatusUnauthorized)
+}
+
+func TestAuthRoutesNeedASecretAtStartUp(t *testing.T) {
+	t.Parallel()
+	_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/x", Declared: []router.Route{
+		router.Get("/", func(c *router.Ctx, _ *struct{}) (*whoami, error) { return nil, nil }, router.Auth()),
+	}}}})
+	if err == nil || !strings.Contains(err.Error(), "GET /x") || !strings.Contains(err.Error(), "JWTSecret") {
+		t.Fatalf("err = %v, want one naming the route and JWTSecret", err)
+	}
+}

@@ -1,0 +1,239 @@
+package router_test
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+type itemPath struct {
+	ID   int64  `path:"id"`
+	Slug string `path:"slug"`
+}
+
+type filterQuery struct {
+	Q      string   `query:"q"`
+	Count  int      `query:"count"`
+	Ratio  float64  `query:"ratio"`
+	Active *bool    `query:"active"`
+	Role   string   `query:"role" validate:"omitempty,oneof=admin member guest"`
+	Tags   []string `query:"tag"`
+	IDs    []int    `query:"id"`
+}
+
+type createBody struct {
+	Email string `json:"email" form:"email" validate:"required,email"`
+	Name  string `json:"name" form:"name" validate:"required"`
+	Age   int    `json:"age" form:"age" validate:"gte=0,lte=150"`
+}
+
+type createInput struct {
+	Body createBody
+}
+
+type uploadInput struct {
+	Body struct {
+		Title string                `form:"title" validate:"required"`
+		File  *multipart.FileHeader `form:"file"`
+	}
+}
+
+type uploadOut struct {
+	Title string `json:"title"`
+	Name  string `json:"name"`
+	Size  int64  `json:"size"`
+	Data  string `json:"data"`
+}
+
+func bindRouter(t *testing.T) *router.Router {
+	return newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/b", Declared: []router.Route{
+		router.Get("/items/:id/:slug", func(c *router.Ctx, in *itemPath) (*itemPath, error) { return in, nil }),
+		router.Get("/filter", func(c *router.Ctx, in *filterQuery) (*filterQuery, error) { return in, nil }),
+		router.Post("/create", func(c *router.Ctx, in *createInput) (*createBody, error) { return &in.Body, nil },
+			router.Status(http.StatusCreated)),
+		router.Post("/form", func(c *router.Ctx, in *createInput) (*createBody, error) { return &in.Body, nil },
+			router.BodyContentType(router.MIMEForm, router.MIMEJSON)),
+		router.Post("/upload", func(c *router.Ctx, in *uploadInput) (*uploadOut, error) {
+			out := &uploadOut{Title: in.Body.Title}
+			if f := in.Body.File; f != nil {
+				rd, err := f.Open()
+				if err != nil {
+					return nil, err
+				}
+				defer rd.Close()
+				b, _ := io.ReadAll(rd)
+				out.Name, out.Size, out.Data = f.Filename, f.Size, string(b)
+			}
+			return out, nil
+		}, router.BodyContentType(router.MIMEMultipart)),
+		router.Delete("/items/:id", func(c *router.Ctx, in *struct {
+			ID int64 `path:"id"`
+		}) (*router.NoContent, error) {
+			return nil, nil
+		}),
+	}}}})
+}
+
+func TestPathParametersAreBoundIntoTypedFields(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	resp, body := get(t, r, "/b/items/42/hello-world")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	if got := decode[itemPath](t, body); got != (itemPath{ID: 42, Slug: "hello-world"}) {
+		t.Fatalf("bound %+v", got)
+	}
+	for _, target := range []string{"/b/items/abc/x", "/b/items/1.5/x", "/b/items/99999999999999999999/x"} {
+		t.Run("an unparsable id in "+target+" is a 400 naming it", func(t *testing.T) {
+			resp, body := get(t, r, target)
+			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "id")
+		})
+	}
+}
+
+func TestQueryIsBoundByKind(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	resp, body := get(t, r, "/b/filter?q=ann&count=3&ratio=0.5&active=false&role=admin&tag=a&tag=b&id=1&id=2")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	got := decode[filterQuery](t, body)
+	if got.Q != "ann" || got.Count != 3 || got.Ratio != 0.5 || got.Active == nil || *got.Active || got.Role != "admin" ||
+		len(got.Tags) != 2 || got.Tags[1] != "b" || len(got.IDs) != 2 || got.IDs[1] != 2 {
+		t.Fatalf("bound %+v", got)
+	}
+	t.Run("absent values leave the zero value and a nil pointer", func(t *testing.T) {
+		_, body := get(t, r, "/b/filter")
+		if got := decode[filterQuery](t, body); got.Active != nil || got.Count != 0 || got.Tags != nil {
+			t.Fatalf("bound %+v", got)
+		}
+	})
+	bad := []struct{ name, query, field string }{
+		{"a non-integer count", "?count=many", "count"},
+		{"a non-boolean flag", "?active=maybe", "active"},
+		{"a non-number ratio", "?ratio=half", "ratio"},
+		{"a non-integer in a slice", "?id=1&id=x", "id"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name+" is a 400 naming the field", func(t *testing.T) {
+			resp, body := get(t, r, "/b/filter"+tc.query)
+			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), tc.field)
+		})
+	}
+	t.Run("a value outside an enum is a 422 naming the query name", func(t *testing.T) {
+		resp, body := get(t, r, "/b/filter?role=root")
+		wantField(t, wantProblem(t, resp, body, http.StatusUnprocessableEntity), "role")
+	})
+}
+
+func TestJSONBodiesAreDecodedAndValidated(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	t.Run("a valid body answers the declared 201", func(t *testing.T) {
+		resp, body := send(t, r, http.MethodPost, "/b/create", "application/json", `{"email":"a@b.co","name":"Ann","age":30}`)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		if got := decode[createBody](t, body); got != (createBody{"a@b.co", "Ann", 30}) {
+			t.Fatalf("bound %+v", got)
+		}
+	})
+	cases := []struct {
+		name, contentType, body string
+		status                  int
+		fields                  []string
+	}{
+		{"malformed JSON is a 400", "application/json", `{"email":`, 400, nil},
+		{"a wrong JSON type is a 400 naming the field", "application/json", `{"email":"a@b.co","name":"A","age":"old"}`, 400, []string{"age"}},
+		{"an empty body is a 400", "application/json", ``, 400, nil},
+		{"a JSON array instead of an object is a 400", "application/json", `[1,2]`, 400, nil},
+		{"validation failures are a 422 with JSON names", "application/json", `{"email":"nope","age":200}`, 422, []string{"email", "name", "age"}},
+		{"an unsupported media type is a 415", "text/plain", `hello`, 415, nil},
+		{"a form body on a JSON-only route is a 415", "application/x-www-form-urlencoded", `email=a@b.co`, 415, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := send(t, r, http.MethodPost, "/b/create", tc.contentType, tc.body)
+			p := wantProblem(t, resp, body, tc.status)
+			for _, f := range tc.fields {
+				wantField(t, p, f)
+			}
+			if bytes.Contains(body, []byte("createBody")) || bytes.Contains(body, []byte("Body.")) {
+				t.Fatalf("problem leaks Go names: %s", body)
+			}
+		})
+	}
+}
+
+func TestFormAndMultipartBodies(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	t.Run("a URL-encoded form binds by form name", func(t *testing.T) {
+		resp, body := send(t, r, http.MethodPost, "/b/form", "application/x-www-form-urlencoded", "email=a%40b.co&name=Ann&age=7")
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		if got := decode[createBody](t, body); got != (createBody{"a@b.co", "Ann", 7}) {
+			t.Fatalf("bound %+v", got)
+		}
+	})
+	t.Run("the same route still takes JSON", func(t *testing.T) {
+		resp, body := send(t, r, http.MethodPost, "/b/form", "application/json", `{"email":"a@b.co","name":"Ann"}`)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("an unparsable form value is a 400", func(t *testing.T) {
+		resp, body := send(t, r, http.MethodPost, "/b/form", "application/x-www-form-urlencoded", "email=a%40b.co&name=Ann&age=x")
+		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "age")
+	})
+	t.Run("a multipart body carries fields and a file", func(t *testing.T) {
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		_ = w.WriteField("title", "report")
+		fw, _ := w.CreateFormFile("file", "r.txt")
+		_, _ = fw.Write([]byte("hello file"))
+		_ = w.Close()
+		req := httptest.NewRequest(http.MethodPost, "/b/upload", &buf)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		resp, body := do(t, r, req)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %s", resp.StatusCode, body)
+		}
+		if got := decode[uploadOut](t, body); got != (uploadOut{"report", "r.txt", 10, "hello file"}) {
+			t.Fatalf("bound %+v", got)
+		}
+	})
+	t.Run("a multipart body missing a required field is a 422", func(t *testing.T) {
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		_ = w.WriteField("other", "x")
+		_ = w.Close()
+		req := httptest.NewRequest(http.MethodPost, "/b/upload", &buf)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		resp, body := do(t, r, req)
+		wantField(t, wantProblem(t, resp, body, http.StatusUnprocessableEntity), "title")
+	})
+	t.Run("a broken multipart body is a 400", func(t *testing.T) {
+		// fasthttp parses multipart bodies while reading the request, so
+		// this goes over a real connection rather than app.Test.
+		resp, body := sendOverTCP(t, listen(t, r), http.MethodPost, "/b/upload", "multipart/form-data; boundary=xyz", "not multipart")
+		wantProblem(t, resp, body, http.StatusBadRequest)
+	})
+}
+
+func TestNoContentRoutesAnswer204WithoutABody(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	resp, body := send(t, r, http.MethodDelete, "/b/items/9", "", "")
+	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
+		t.Fatalf("status %d body %q, want 204 and no body", resp.StatusCode, body)
+	}
+}

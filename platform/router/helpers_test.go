@@ -1,0 +1,126 @@
+package router_test
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// newRouter builds a router or fails the test.
+func newRouter(t *testing.T, cfg router.Config) *router.Router {
+	t.Helper()
+	r, err := router.New(cfg)
+	if err != nil {
+		t.Fatalf("router.New: %v", err)
+	}
+	return r
+}
+
+// do sends one request through the application and returns the response and
+// its body.
+func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := r.App().Test(req, -1)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	return resp, body
+}
+
+// listen serves r on a loopback port for the cases fasthttp answers while
+// reading the request, before app.Test could see a response.
+func listen(t *testing.T, r *router.Router) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = r.App().Listener(ln) }()
+	t.Cleanup(func() { _ = r.App().Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+// sendOverTCP sends one request over a real connection.
+func sendOverTCP(t *testing.T, base, method, target, contentType, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+target, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, target, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+func get(t *testing.T, r *router.Router, target string) (*http.Response, []byte) {
+	t.Helper()
+	return do(t, r, httptest.NewRequest(http.MethodGet, target, nil))
+}
+
+func send(t *testing.T, r *router.Router, method, target, contentType, body string) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return do(t, r, req)
+}
+
+// wantProblem asserts a problem+json answer with the status and returns it.
+func wantProblem(t *testing.T, resp *http.Response, body []byte, status int) problem.Problem {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("status = %d, want %d; body %s", resp.StatusCode, status, body)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != problem.ContentType {
+		t.Fatalf("Content-Type = %q, want %q", ct, problem.ContentType)
+	}
+	var p problem.Problem
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("problem body %s: %v", body, err)
+	}
+	if p.Status != status || p.Title == "" || p.Type == "" {
+		t.Fatalf("problem %+v does not carry status %d, a title and a type", p, status)
+	}
+	return p
+}
+
+// wantField asserts that the problem names field in its errors.
+func wantField(t *testing.T, p problem.Problem, field string) {
+	t.Helper()
+	for _, e := range p.Errors {
+		if e.Field == field && e.Message != "" {
+			return
+		}
+	}
+	t.Fatalf("problem errors %+v do not name field %q", p.Errors, field)
+}
+
+func decode[T any](t *testing.T, body []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return v
+}

@@ -1,0 +1,215 @@
+package router_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+var errThingNotFound = problem.Declare(http.StatusNotFound, "thing_not_found", "Thing not found")
+
+type thing struct {
+	ID int64 `json:"id"`
+}
+
+// syncBuffer is a log sink safe for concurrent handlers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type failingHealth struct{ err error }
+
+func (f failingHealth) Name() string                          { return "fake-db" }
+func (f failingHealth) CheckHealth(ctx context.Context) error { return f.err }
+
+func TestErrorsBecomeProblemDetails(t *testing.T) {
+	t.Parallel()
+	logs := &syncBuffer{}
+	r := newRouter(t, router.Config{
+		BasePath:  "/api",
+		BodyLimit: 1024,
+		Logger:    slog.New(slog.NewTextHandler(logs, nil)),
+		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
+			router.Get("/:id", func(c *router.Ctx, in *struct {
+				ID int64 `path:"id"`
+			}) (*thing, error) {
+				if in.ID == 1 {
+					return &thing{ID: 1}, nil
+				}
+				return nil, errThingNotFound.WithDetail("no thing with id %d", in.ID)
+			}, router.Errors(errThingNotFound)),
+			router.Get("/boom/panic", func(c *router.Ctx, _ *struct{}) (*thing, error) {
+				panic("pq: secret-internal-detail at /srv/app/main.go")
+			}),
+			router.Get("/boom/error", func(c *router.Ctx, _ *struct{}) (*thing, error) {
+				return nil, errors.New(`pq: relation "users" does not exist SELECT * FROM users`)
+			}),
+			router.Post("/", func(c *router.Ctx, in *struct{ Body thing }) (*thing, error) { return &in.Body, nil }),
+		}}},
+	})
+
+	t.Run("a declared error answers its status, code and detail", func(t *testing.T) {
+		resp, body := get(t, r, "/api/things/2")
+		p := wantProblem(t, resp, body, http.StatusNotFound)
+		if p.Code != "thing_not_found" || p.Title != "Thing not found" || p.Detail != "no thing with id 2" {
+			t.Fatalf("problem %+v", p)
+		}
+	})
+	internal := []string{"pq:", "secret-internal-detail", "goroutine", "main.go", "SELECT", "relation"}
+	for _, target := range []string{"/api/things/boom/panic", "/api/things/boom/error"} {
+		t.Run(target+" is a 500 with nothing internal, logged with a request id", func(t *testing.T) {
+			resp, body := get(t, r, target)
+			wantProblem(t, resp, body, http.StatusInternalServerError)
+			for _, s := range internal {
+				if bytes.Contains(body, []byte(s)) {
+					t.Fatalf("body leaks %q: %s", s, body)
+				}
+			}
+			id := resp.Header.Get("X-Request-ID")
+			if id == "" || !strings.Contains(logs.String(), id) || !bytes.Contains(body, []byte(id)) {
+				t.Fatalf("request id %q missing from the log or the body; log:\n%s", id, logs.String())
+			}
+		})
+	}
+	statuses := []struct {
+		name, method, target, body string
+		status                     int
+	}{
+		{"an unknown route is a 404", http.MethodGet, "/api/nowhere", "", http.StatusNotFound},
+		{"a path outside the base path is a 404", http.MethodGet, "/things/1", "", http.StatusNotFound},
+		{"a wrong method is a 405", http.MethodDelete, "/api/things/1", "", http.StatusMethodNotAllowed},
+		{"a body over the limit is a 413", http.MethodPost, "/api/things", `{"id":1,"pad":"` + strings.Repeat("x", 4096) + `"}`, http.StatusRequestEntityTooLarge},
+	}
+	base := listen(t, r)
+	for _, tc := range statuses {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := sendOverTCP(t, base, tc.method, tc.target, "application/json", tc.body)
+			wantProblem(t, resp, body, tc.status)
+		})
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	t.Parallel()
+	t.Run("the root message is served at the base path", func(t *testing.T) {
+		r := newRouter(t, router.Config{Name: "shop", BasePath: "/api"})
+		resp, body := get(t, r, "/api")
+		if resp.StatusCode != 200 || decode[router.RootMessage](t, body).Message != "shop is running" {
+			t.Fatalf("status %d body %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("an empty base path serves the root message at /", func(t *testing.T) {
+		r := newRouter(t, router.Config{Name: "shop"})
+		resp, body := get(t, r, "/")
+		if resp.StatusCode != 200 || decode[router.RootMessage](t, body).Message != "shop is running" {
+			t.Fatalf("status %d body %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("the health check is never prefixed and says when no database is configured", func(t *testing.T) {
+		r := newRouter(t, router.Config{BasePath: "/api"})
+		resp, body := get(t, r, "/health-check")
+		if got := decode[router.HealthStatus](t, body); resp.StatusCode != 200 || got != (router.HealthStatus{Status: "ok", Database: "not configured"}) {
+			t.Fatalf("status %d body %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("a failing database is a 503 without its error text", func(t *testing.T) {
+		logs := &syncBuffer{}
+		r := newRouter(t, router.Config{
+			Extensions: []router.Extension{failingHealth{errors.New("dial tcp 10.0.0.1:5432: connection refused")}},
+			Logger:     slog.New(slog.NewTextHandler(logs, nil)),
+		})
+		resp, body := get(t, r, "/health-check")
+		wantProblem(t, resp, body, http.StatusServiceUnavailable)
+		if bytes.Contains(body, []byte("dial")) || !strings.Contains(logs.String(), "connection refused") {
+			t.Fatalf("body %s; log %s", body, logs.String())
+		}
+	})
+	t.Run("a CORS preflight allows Authorization and Content-Type", func(t *testing.T) {
+		r := newRouter(t, router.Config{BasePath: "/api"})
+		req, _ := http.NewRequest(http.MethodOptions, "/api", nil)
+		req.Header.Set("Origin", "https://app.example.com")
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "Authorization, Content-Type")
+		resp, _ := do(t, r, req)
+		allowed := strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers"))
+		if resp.StatusCode != http.StatusNoContent || !strings.Contains(allowed, "authorization") || !strings.Contains(allowed, "content-type") {
+			t.Fatalf("status %d, allowed headers %q", resp.StatusCode, allowed)
+		}
+	})
+}
+
+func TestBadDeclarationsFailAtStartUp(t *testing.T) {
+	t.Parallel()
+	noop := func(c *router.Ctx, in *struct{}) (*thing, error) { return nil, nil }
+	cases := []struct {
+		name   string
+		routes []router.Route
+		want   []string
+	}{
+		{"a path parameter without a field", []router.Route{router.Get("/:id", noop)}, []string{"GET /t/:id", ":id"}},
+		{"a path field without a parameter", []router.Route{router.Get("/", func(c *router.Ctx, in *struct {
+			ID int `path:"id"`
+		}) (*thing, error) {
+			return nil, nil
+		})}, []string{"GET /t", "id"}},
+		{"an unsupported field type", []router.Route{router.Get("/", func(c *router.Ctx, in *struct {
+			C chan int `query:"c"`
+		}) (*thing, error) {
+			return nil, nil
+		})}, []string{"GET /t", "chan int"}},
+		{"a duplicate route", []router.Route{router.Get("/a", noop), router.Get("/a/", noop), router.Get("/a", noop)}, []string{"GET /t/a duplicates GET /t/a"}},
+		{"a duplicate route with other parameter names", []router.Route{
+			router.Get("/:id", func(c *router.Ctx, in *struct {
+				ID int `path:"id"`
+			}) (*thing, error) {
+				return nil, nil
+			}),
+			router.Get("/:name", func(c *router.Ctx, in *struct {
+				Name string `path:"name"`
+			}) (*thing, error) {
+				return nil, nil
+			}),
+		}, []string{"GET /t/:name duplicates GET /t/:id"}},
+		{"a non-2xx success status", []router.Route{router.Get("/", noop, router.Status(302))}, []string{"GET /t", "302"}},
+		{"an unknown body media type", []router.Route{router.Post("/", noop, router.BodyContentType("text/csv"))}, []string{"POST /t", "text/csv"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is an error naming the route", func(t *testing.T) {
+			_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/t", Declared: tc.routes}}})
+			if err == nil {
+				t.Fatal("router.New succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("err %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+	t.Run("a base path with a trailing slash is rejected", func(t *testing.T) {
+		if _, err := router.New(router.Config{BasePath: "/api/"}); err == nil {
+			t.Fatal("router.New succeeded")
+		}
+	})
+}
