@@ -1,0 +1,97 @@
+package openapi
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// problemType is the body of every error response.
+var problemType = reflect.TypeFor[problem.Problem]()
+
+// Descriptions of the error responses every route of a kind can answer
+// with, used unless the route declares errors with that status.
+const (
+	descBadRequest  = "Bad Request: malformed input"
+	descInvalid     = "Unprocessable Entity: validation failed"
+	descUnauthorize = "Unauthorized"
+	descInternal    = "Internal Server Error"
+)
+
+// responses documents the responses of rt: its success, its declared
+// errors, and the errors the router itself answers with: 400 and 422 for
+// routes with input, 401 for routes behind auth and 500 for all.
+func (g *gen) responses(rt Route, status int, declaredInput bool) (map[string]*Response, error) {
+	problemRef, err := g.schemaOf(problemType)
+	if err != nil {
+		return nil, fmt.Errorf("problem schema: %w", err)
+	}
+	out := map[string]*Response{}
+
+	success := &Response{Description: http.StatusText(status)}
+	if success.Description == "" {
+		success.Description = "Success"
+	}
+	if rt.Output != nil {
+		if status == http.StatusNoContent {
+			return nil, fmt.Errorf("status 204 has no content, but the output type is %s", rt.Output)
+		}
+		t := rt.Output
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		s, err := g.schemaOf(t)
+		if err != nil {
+			return nil, fmt.Errorf("output: %w", err)
+		}
+		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
+	}
+	out[strconv.Itoa(status)] = success
+
+	var statuses []int
+	titles := map[int][]string{}
+	for _, e := range rt.Errors {
+		if e.Status < 400 || e.Status > 599 {
+			return nil, fmt.Errorf("error %q has status %d, want 4xx or 5xx", e.Code, e.Status)
+		}
+		title := e.Title
+		if title == "" {
+			title = http.StatusText(e.Status)
+		}
+		if _, seen := titles[e.Status]; !seen {
+			statuses = append(statuses, e.Status)
+		}
+		if !slices.Contains(titles[e.Status], title) {
+			titles[e.Status] = append(titles[e.Status], title)
+		}
+	}
+	problemResponse := func(desc string) *Response {
+		ref := *problemRef
+		return &Response{Description: desc, Content: map[string]*MediaType{MediaProblem: {Schema: &ref}}}
+	}
+	for _, st := range statuses {
+		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "))
+	}
+	defaults := []struct {
+		status int
+		desc   string
+		when   bool
+	}{
+		{http.StatusBadRequest, descBadRequest, declaredInput},
+		{http.StatusUnprocessableEntity, descInvalid, declaredInput},
+		{http.StatusUnauthorized, descUnauthorize, rt.Auth},
+		{http.StatusInternalServerError, descInternal, true},
+	}
+	for _, d := range defaults {
+		key := strconv.Itoa(d.status)
+		if _, ok := out[key]; !ok && d.when {
+			out[key] = problemResponse(d.desc)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,168 @@
+package openapi
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// ErrorResponse is one declared error of a route, documented as a problem
+// response under its status.
+type ErrorResponse struct {
+	// Status is the HTTP status, 4xx or 5xx.
+	Status int
+	// Code is the stable machine-readable code of the error.
+	Code string
+	// Title is the short summary; the titles of the errors a route declares
+	// with one status are joined into that response's description.
+	Title string
+}
+
+// Route declares the operation of one route.
+type Route struct {
+	// Method is the HTTP method, in any case.
+	Method string
+	// Path is the Fiber path with the full prefix, e.g. "/api/users/:id".
+	Path string
+	// Tag groups the operation in documentation UIs. Default: none.
+	Tag string
+	// Summary and Description describe the operation. Default: none.
+	Summary, Description string
+	// Deprecated marks the operation deprecated.
+	Deprecated bool
+	// OperationID is the unique id of the operation. Default: derived from
+	// the method and the path, e.g. GET /api/users/:id is
+	// "getApiUsersById".
+	OperationID string
+	// Input is nil or a struct type whose fields tagged path or query are
+	// parameters and whose field named Body is the request body.
+	Input reflect.Type
+	// BodyContentTypes are the media types of the request body: MediaJSON,
+	// MediaForm or MediaMultipart. Default: MediaJSON.
+	BodyContentTypes []string
+	// Output is the type of the success body. Default: no body.
+	Output reflect.Type
+	// Status is the success status. Default: 200.
+	Status int
+	// Errors are the errors the route declares.
+	Errors []ErrorResponse
+	// Auth reports whether the route requires a bearer JWT.
+	Auth bool
+}
+
+// AddRoute adds the operation of rt. The declaration is checked and its
+// types reflected now, so that a bad route fails at start-up:
+//
+//	err := reg.AddRoute(openapi.Route{
+//		Method:  "GET",
+//		Path:    "/api/users/:id",
+//		Tag:     "users",
+//		Summary: "Get a user",
+//		Input:   reflect.TypeFor[GetUserInput](),
+//		Output:  reflect.TypeFor[dto.User](),
+//		Errors:  []openapi.ErrorResponse{{Status: 404, Code: "user_not_found", Title: "User not found"}},
+//		Auth:    true,
+//	})
+//
+// A failed call changes nothing. After the document is built, AddRoute
+// returns ErrBuilt.
+func (r *Registry) AddRoute(rt Route) error {
+	method := strings.ToUpper(rt.Method)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.json != nil {
+		return fmt.Errorf("add route %s %s: %w", method, rt.Path, ErrBuilt)
+	}
+	g := &gen{r: r}
+	if err := r.addRoute(g, method, rt); err != nil {
+		g.rollback()
+		return fmt.Errorf("openapi: route %s %s: %w", method, rt.Path, err)
+	}
+	return nil
+}
+
+func (r *Registry) addRoute(g *gen, method string, rt Route) error {
+	if !slices.Contains(methods, method) {
+		return fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
+	}
+	template, params, err := convertPath(rt.Path)
+	if err != nil {
+		return err
+	}
+	base, root := serverBase(r.cfg.ServerURL)
+	key, outside := relativePath(template, base)
+	var servers []Server
+	if outside {
+		servers = []Server{{URL: root}}
+	}
+	item := r.paths[key]
+	if item != nil {
+		if *item.slot(method) != nil {
+			return fmt.Errorf("duplicate route: %s %s is already declared", method, key)
+		}
+		if len(item.Servers) != len(servers) {
+			return fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
+		}
+	}
+	shape := pathShape(key)
+	if other, ok := r.shapes[shape]; ok && other != key {
+		return fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
+	}
+
+	id := rt.OperationID
+	if id == "" {
+		id = deriveOperationID(method, template)
+	} else if !operationIDRE.MatchString(id) {
+		return fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
+	}
+	if other, ok := r.operationIDs[id]; ok {
+		return fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
+	}
+
+	status := rt.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if status < 200 || status > 399 {
+		return fmt.Errorf("success status %d, want 2xx or 3xx", status)
+	}
+
+	in, err := g.input(rt, params)
+	if err != nil {
+		return err
+	}
+	responses, err := g.responses(rt, status, in.declared)
+	if err != nil {
+		return err
+	}
+	op := &Operation{
+		Summary:     rt.Summary,
+		Description: rt.Description,
+		OperationID: id,
+		Parameters:  in.params,
+		RequestBody: in.body,
+		Responses:   responses,
+		Deprecated:  rt.Deprecated,
+	}
+	if rt.Tag != "" {
+		op.Tags = []string{rt.Tag}
+	}
+	if !rt.Auth {
+		op.Security = &[]SecurityRequirement{}
+	}
+
+	// Nothing below fails, so the route is added whole or not at all.
+	if item == nil {
+		item = &PathItem{Servers: servers}
+		r.paths[key] = item
+	}
+	*item.slot(method) = op
+	r.shapes[shape] = key
+	r.operationIDs[id] = method + " " + rt.Path
+	if rt.Tag != "" {
+		r.tags[rt.Tag] = true
+	}
+	return nil
+}

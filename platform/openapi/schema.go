@@ -1,0 +1,160 @@
+package openapi
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// refPrefix is what every component schema reference starts with.
+const refPrefix = "#/components/schemas/"
+
+// componentNameRE is the pattern OpenAPI 3.0 requires of component names.
+var componentNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// Schema is an OpenAPI 3.0 schema object. Zero fields are left out of the
+// JSON, except that the numeric bounds are pointers and Default, Example and
+// the Enum values are interfaces, so that a bound of 0 or a default of 0 or
+// false is still written.
+type Schema struct {
+	// Ref references a component schema; OpenAPI 3.0 ignores every sibling
+	// of a $ref, so a Schema with a Ref should have nothing else.
+	Ref         string `json:"$ref,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Format      string `json:"format,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Nullable    bool   `json:"nullable,omitempty"`
+
+	AllOf []*Schema `json:"allOf,omitempty"`
+	OneOf []*Schema `json:"oneOf,omitempty"`
+	AnyOf []*Schema `json:"anyOf,omitempty"`
+
+	Properties map[string]*Schema `json:"properties,omitempty"`
+	Required   []string           `json:"required,omitempty"`
+	// AdditionalProperties is the schema of the values of a map; an empty
+	// Schema allows any value.
+	AdditionalProperties *Schema `json:"additionalProperties,omitempty"`
+	Items                *Schema `json:"items,omitempty"`
+
+	Enum    []any `json:"enum,omitempty"`
+	Default any   `json:"default,omitempty"`
+	Example any   `json:"example,omitempty"`
+
+	Minimum          *float64 `json:"minimum,omitempty"`
+	ExclusiveMinimum bool     `json:"exclusiveMinimum,omitempty"`
+	Maximum          *float64 `json:"maximum,omitempty"`
+	ExclusiveMaximum bool     `json:"exclusiveMaximum,omitempty"`
+	MultipleOf       *float64 `json:"multipleOf,omitempty"`
+	MinLength        *int     `json:"minLength,omitempty"`
+	MaxLength        *int     `json:"maxLength,omitempty"`
+	Pattern          string   `json:"pattern,omitempty"`
+	MinItems         *int     `json:"minItems,omitempty"`
+	MaxItems         *int     `json:"maxItems,omitempty"`
+	UniqueItems      bool     `json:"uniqueItems,omitempty"`
+	MinProperties    *int     `json:"minProperties,omitempty"`
+	MaxProperties    *int     `json:"maxProperties,omitempty"`
+
+	ReadOnly   bool `json:"readOnly,omitempty"`
+	WriteOnly  bool `json:"writeOnly,omitempty"`
+	Deprecated bool `json:"deprecated,omitempty"`
+}
+
+// Ref returns the reference of a component schema name:
+//
+//	openapi.Ref("User") // "#/components/schemas/User"
+func Ref(name string) string { return refPrefix + name }
+
+// NameFromRef returns the component schema name of a reference made by Ref.
+// Anything else, such as a reference to another kind of component or to
+// another document, is an error.
+func NameFromRef(ref string) (string, error) {
+	name, ok := strings.CutPrefix(ref, refPrefix)
+	if !ok || !componentNameRE.MatchString(name) {
+		return "", fmt.Errorf("openapi: %q is not a component schema reference", ref)
+	}
+	return name, nil
+}
+
+// refTo returns a schema that only references the component name.
+func refTo(name string) *Schema { return &Schema{Ref: Ref(name)} }
+
+// clone returns a deep copy of s, so that a schema handed in or out of a
+// Registry cannot change what the Registry holds.
+func (s *Schema) clone() *Schema {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.AllOf = cloneList(s.AllOf)
+	c.OneOf = cloneList(s.OneOf)
+	c.AnyOf = cloneList(s.AnyOf)
+	if s.Properties != nil {
+		c.Properties = make(map[string]*Schema, len(s.Properties))
+		for k, v := range s.Properties {
+			c.Properties[k] = v.clone()
+		}
+	}
+	if s.Required != nil {
+		c.Required = append([]string(nil), s.Required...)
+	}
+	c.AdditionalProperties = s.AdditionalProperties.clone()
+	c.Items = s.Items.clone()
+	if s.Enum != nil {
+		c.Enum = make([]any, len(s.Enum))
+		for i, v := range s.Enum {
+			c.Enum[i] = cloneValue(v)
+		}
+	}
+	c.Default = cloneValue(s.Default)
+	c.Example = cloneValue(s.Example)
+	c.Minimum = clonePtr(s.Minimum)
+	c.Maximum = clonePtr(s.Maximum)
+	c.MultipleOf = clonePtr(s.MultipleOf)
+	c.MinLength = clonePtr(s.MinLength)
+	c.MaxLength = clonePtr(s.MaxLength)
+	c.MinItems = clonePtr(s.MinItems)
+	c.MaxItems = clonePtr(s.MaxItems)
+	c.MinProperties = clonePtr(s.MinProperties)
+	c.MaxProperties = clonePtr(s.MaxProperties)
+	return &c
+}
+
+func cloneList(l []*Schema) []*Schema {
+	if l == nil {
+		return nil
+	}
+	c := make([]*Schema, len(l))
+	for i, s := range l {
+		c[i] = s.clone()
+	}
+	return c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// cloneValue deep-copies the JSON-like values of enum, default and example.
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case []any:
+		c := make([]any, len(v))
+		for i, e := range v {
+			c[i] = cloneValue(e)
+		}
+		return c
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, e := range v {
+			c[k] = cloneValue(e)
+		}
+		return c
+	default:
+		return v
+	}
+}
