@@ -77,7 +77,8 @@ func joinPath(prefix, path string) string {
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	return prefix + path
+	// Fiber routes "/a/" and "/a" alike; keep one spelling.
+	return prefix + strings.TrimSuffix(path, "/")
 }
 
 // Group is a ready Controller for a base path, a tag and routes.
