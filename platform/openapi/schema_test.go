@@ -27,6 +27,9 @@ type (
 		Work    *Address `json:"work"`
 		private string
 	}
+	Stamp struct {
+		Author string `json:"created_by"`
+	}
 	Settings struct {
 		Theme string `json:"theme"`
 	}
@@ -350,10 +353,14 @@ func TestSchemaForRejects(t *testing.T) {
 		{"a length bound must be a count", reflect.TypeFor[struct {
 			S string `json:"s" validate:"max=ten"`
 		}](), []string{"S", "max=ten"}},
-		{"two fields with one name at one depth clash", reflect.TypeFor[struct {
-			A string `json:"x"`
-			B string `json:"x"`
-		}](), []string{`both have the name "x"`}},
+		{"two fields with one name at one depth clash", reflect.StructOf([]reflect.StructField{
+			{Name: "A", Type: reflect.TypeFor[string](), Tag: `json:"x"`},
+			{Name: "B", Type: reflect.TypeFor[string](), Tag: `json:"x"`},
+		}), []string{`both have the name "x"`}},
+		{"two embedded structs with a field of one name clash", reflect.StructOf([]reflect.StructField{
+			{Name: "Audit", Type: reflect.TypeFor[Audit](), Anonymous: true},
+			{Name: "Stamp", Type: reflect.TypeFor[Stamp](), Anonymous: true},
+		}), []string{"Audit.CreatedBy", "Stamp.Author", `both have the name "created_by"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
