@@ -1,0 +1,98 @@
+package pgtest_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func connect(t *testing.T, dsn string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func countTables(t *testing.T, conn *pgx.Conn) int {
+	t.Helper()
+	var n int
+	err := conn.QueryRow(context.Background(),
+		"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'").Scan(&n)
+	if err != nil {
+		t.Fatalf("count tables: %v", err)
+	}
+	return n
+}
+
+func TestNewDatabase(t *testing.T) {
+	t.Run("each call gives an empty database of its own", func(t *testing.T) {
+		t.Parallel()
+		first, second := pgtest.NewDatabase(t), pgtest.NewDatabase(t)
+		if first == second {
+			t.Fatalf("both calls returned %s", first)
+		}
+		a, b := connect(t, first), connect(t, second)
+		if n := countTables(t, a); n != 0 {
+			t.Fatalf("fresh database has %d tables", n)
+		}
+		if _, err := a.Exec(context.Background(), "CREATE TABLE things (id int)"); err != nil {
+			t.Fatalf("create table: %v", err)
+		}
+		if n := countTables(t, b); n != 0 {
+			t.Fatalf("a table created in one database shows in the other: %d tables", n)
+		}
+	})
+
+	t.Run("the database is dropped when the test ends, open connections or not", func(t *testing.T) {
+		t.Parallel()
+		var dsn string
+		t.Run("a test leaving a connection open", func(t *testing.T) {
+			dsn = pgtest.NewDatabase(t)
+			conn, err := pgx.Connect(context.Background(), dsn)
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			_ = conn // deliberately left open; the drop terminates it
+		})
+		_, err := pgx.Connect(context.Background(), dsn)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "3D000" {
+			t.Fatalf("connect after the test ended: got %v, want invalid_catalog_name (3D000)", err)
+		}
+	})
+}
+
+func TestStopAndStart(t *testing.T) {
+	// Not parallel: the server is shared.
+	dsn := pgtest.NewDatabase(t)
+
+	t.Run("a stopped server refuses connections and comes back at the same address", func(t *testing.T) {
+		pgtest.Stop(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if conn, err := pgx.Connect(ctx, dsn); err == nil {
+			conn.Close(ctx)
+			t.Fatal("connected to a stopped server")
+		}
+		pgtest.Start(t)
+		connect(t, dsn)
+	})
+
+	t.Run("a test that ends with the server stopped leaves it running", func(t *testing.T) {
+		t.Run("stop without start", func(t *testing.T) { pgtest.Stop(t) })
+		connect(t, dsn)
+	})
+}

@@ -1,0 +1,13 @@
+package pgtest
+
+import "syscall"
+
+// procAttr runs a server process as o, when set, and has the kernel
+// interrupt it, a fast shutdown for the postmaster, if the test binary dies.
+func procAttr(o *owner) *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGINT}
+	if o != nil {
+		attr.Credential = &syscall.Credential{Uid: o.uid, Gid: o.gid, Groups: []uint32{}}
+	}
+	return attr
+}

@@ -1,0 +1,14 @@
+//go:build unix && !linux
+
+package pgtest
+
+import "syscall"
+
+// procAttr runs a server process as o, when set. Only Linux can tie the
+// server's life to the test binary's.
+func procAttr(o *owner) *syscall.SysProcAttr {
+	if o == nil {
+		return nil
+	}
+	return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: o.uid, Gid: o.gid, Groups: []uint32{}}}
+}
