@@ -2,11 +2,16 @@ package router
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/docs"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -60,14 +65,61 @@ func (r *Router) healthCheck(c *Ctx, _ *struct{}) (*HealthStatus, error) {
 	return &HealthStatus{Status: "ok", Database: "ok"}, nil
 }
 
-// registerDocs mounts spec.json and the docs UI.
+// registerDocs mounts the docs UI and spec.json under {basePath}/docs, behind
+// the Basic-auth guard when docs auth is on.
 func (r *Router) registerDocs() error {
-	r.app.Get(r.cfg.BasePath+"/docs/spec.json", func(c *fiber.Ctx) error {
-		b, err := r.spec.JSON()
-		if err != nil {
-			return err
-		}
-		return c.Send(b)
-	})
+	prefix := r.cfg.BasePath + "/docs"
+	var guard fiber.Handler
+	if d := r.cfg.APIDocs; d.UseAuth && len(d.Users) > 0 {
+		guard = docs.Guard(docs.GuardConfig{Users: d.Users})
+	} else {
+		r.cfg.Logger.Warn(docs.Warning())
+	}
+	r.docsGuard = guard
+	if err := docs.Register(r.app, docs.Config{
+		Prefix:  prefix,
+		SpecURL: prefix + "/spec.json",
+		Title:   r.cfg.APIDocs.Name,
+		Guard:   guard,
+	}); err != nil {
+		return fmt.Errorf("router: docs: %w", err)
+	}
+	r.app.Get(prefix+"/spec.json", r.serveSpec)
 	return nil
+}
+
+// buildSpec renders the document once, at the end of start-up, so a route
+// that cannot be documented fails New and requests only send bytes.
+func (r *Router) buildSpec() error {
+	b, err := r.spec.JSON()
+	if err != nil {
+		return fmt.Errorf("router: build spec: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	r.specJSON = b
+	r.specETag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	return nil
+}
+
+// serveSpec sends the cached document with its ETag; a matching
+// If-None-Match is a 304. Nothing of the request goes into the document.
+func (r *Router) serveSpec(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderETag, r.specETag)
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	if etagMatch(c.Get(fiber.HeaderIfNoneMatch), r.specETag) {
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	return c.Send(r.specJSON)
+}
+
+// etagMatch reports whether an If-None-Match header lists etag or "*".
+func etagMatch(header, etag string) bool {
+	for _, v := range strings.Split(header, ",") {
+		v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
+		if v == etag || v == "*" {
+			return true
+		}
+	}
+	return false
 }

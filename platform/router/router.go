@@ -23,6 +23,10 @@ type Router struct {
 	validator *validator.Validate
 	health    HealthChecker
 	routes    map[string]string
+	// docsGuard protects the docs and developer tools; nil when open.
+	docsGuard fiber.Handler
+	specJSON  []byte
+	specETag  string
 }
 
 // New builds the application in the seed's start-up order: (1) extension
@@ -68,6 +72,9 @@ func New(cfg Config) (*Router, error) {
 	if err := r.registerBuiltins(); err != nil { // (4)
 		return nil, err
 	}
+	if err := r.buildSpec(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -77,8 +84,8 @@ func (r *Router) App() *fiber.App { return r.app }
 // Spec returns the spec registry the routes were documented in.
 func (r *Router) Spec() *openapi.Registry { return r.spec }
 
-// SpecJSON returns the generated OpenAPI document.
-func (r *Router) SpecJSON() ([]byte, error) { return r.spec.JSON() }
+// SpecJSON returns the generated OpenAPI document, as spec.json serves it.
+func (r *Router) SpecJSON() []byte { return r.specJSON }
 
 // Shutdown stops accepting connections and waits for in-flight requests to
 // finish until ctx is done.
@@ -112,15 +119,14 @@ func validateBasePath(p string) error {
 }
 
 // specConfig derives the document settings from the router settings. The
-// server URL never comes from a request: it is the configured host or else
-// the base path relative to the host the client used.
+// server is the origin only, so every path key is the full path the server
+// routes (the health check lives outside the base path), and it never comes
+// from a request: the configured host, or else "/" relative to whatever
+// host served the document.
 func specConfig(cfg Config) openapi.Config {
-	server := cfg.BasePath
+	server := "/"
 	if cfg.APIDocs.Host != "" {
-		server = cfg.APIDocs.Scheme + "://" + cfg.APIDocs.Host + cfg.BasePath
-	}
-	if server == "" {
-		server = "/"
+		server = cfg.APIDocs.Scheme + "://" + cfg.APIDocs.Host
 	}
 	return openapi.Config{
 		Title:        cfg.APIDocs.Name,
