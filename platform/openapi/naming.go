@@ -8,9 +8,9 @@ import (
 )
 
 // componentName returns the component schema name of a named type: its Go
-// name, or for a generic instantiation the base names of its type arguments
-// followed by the generic type's name, so paging.Page[dto.User] is
-// "UserPage". The name depends only on the type, so it is the same from run
+// name, or for a generic instantiation the base names of its type
+// arguments, capitalized, followed by the generic type's name, so
+// paging.Page[dto.User] is "UserPage" and Page[int] is "IntPage". The name depends only on the type, so it is the same from run
 // to run.
 func componentName(t reflect.Type) string {
 	return sanitizeName(typeNameOf(t.Name()))
@@ -32,7 +32,7 @@ func typeNameOf(s string) string {
 		if end < 0 {
 			return "Map"
 		}
-		return typeNameOf(s[len("map["):end]) + typeNameOf(s[end+1:]) + "Map"
+		return upperFirst(typeNameOf(s[len("map["):end])) + upperFirst(typeNameOf(s[end+1:])) + "Map"
 	case strings.HasPrefix(s, "["):
 		end := matchingBracket(s, 0)
 		if end < 0 {
@@ -59,9 +59,9 @@ func typeNameOf(s string) string {
 	base = base[strings.LastIndexByte(base, '.')+1:]
 	var b strings.Builder
 	for _, a := range splitTopLevel(args) {
-		b.WriteString(typeNameOf(a))
+		b.WriteString(upperFirst(typeNameOf(a)))
 	}
-	b.WriteString(upperFirst(base))
+	b.WriteString(base)
 	return b.String()
 }
 

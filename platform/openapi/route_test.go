@@ -1,0 +1,463 @@
+package openapi_test
+
+import (
+	"errors"
+	"maps"
+	"mime/multipart"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// operation adds rt to a registry with cfg and returns its path key and
+// operation in the built document.
+func operation(t *testing.T, cfg openapi.Config, rt openapi.Route) (string, *openapi.PathItem, *openapi.Operation) {
+	t.Helper()
+	reg := openapi.New(cfg)
+	if err := reg.AddRoute(rt); err != nil {
+		t.Fatalf("AddRoute: %v", err)
+	}
+	doc, err := reg.Document()
+	if err != nil {
+		t.Fatalf("Document: %v", err)
+	}
+	if len(doc.Paths) != 1 {
+		t.Fatalf("got %d paths, want 1", len(doc.Paths))
+	}
+	for key, item := range doc.Paths {
+		for _, op := range []*openapi.Operation{item.Get, item.Put, item.Post, item.Delete, item.Options, item.Head, item.Patch, item.Trace} {
+			if op != nil {
+				return key, item, op
+			}
+		}
+	}
+	t.Fatal("no operation in the document")
+	return "", nil, nil
+}
+
+func TestOperationIDs(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		rt   openapi.Route
+		want string
+	}{
+		{"a path parameter reads as By", openapi.Route{Method: "GET", Path: "/api/users/:id"}, "getApiUsersById"},
+		{"the method comes first in lower case", openapi.Route{Method: "post", Path: "/api/users"}, "postApiUsers"},
+		{"the root path is Root", openapi.Route{Method: "GET", Path: "/"}, "getRoot"},
+		{"dashes and underscores start words", openapi.Route{Method: "GET", Path: "/api/user-profiles/:user_id"}, "getApiUserProfilesByUserId"},
+		{"a constraint is not part of the id", openapi.Route{Method: "DELETE", Path: "/files/:name<minLen(3)>"}, "deleteFilesByName"},
+		{"an explicit id is kept", openapi.Route{Method: "GET", Path: "/api/users", OperationID: "listUsers"}, "listUsers"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, openapi.Config{}, tc.rt)
+			if op.OperationID != tc.want {
+				t.Errorf("operationId = %q, want %q", op.OperationID, tc.want)
+			}
+		})
+	}
+}
+
+func TestPathKeys(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		server  string
+		path    string
+		want    string
+		servers []openapi.Server
+	}{
+		{"a parameter becomes a template", "", "/api/users/:id", "/api/users/{id}", nil},
+		{"the server base path is left out", "/api", "/api/users/:id", "/users/{id}", nil},
+		{"the base path of an absolute server is left out", "https://api.example.com/api/", "/api/users", "/users", nil},
+		{"the base path itself is the root", "/api", "/api", "/", nil},
+		{"a path outside the base path gets the root server", "/api", "/health", "/health", []openapi.Server{{URL: "/"}}},
+		{"a path outside an absolute base gets the origin", "https://api.example.com/api", "/health", "/health",
+			[]openapi.Server{{URL: "https://api.example.com"}}},
+		{"a prefix that is not a whole segment is outside", "/api", "/apix/users", "/apix/users", []openapi.Server{{URL: "/"}}},
+		{"a trailing slash is dropped", "", "/users/", "/users", nil},
+		{"a constraint is dropped", "", "/files/:id<int>", "/files/{id}", nil},
+		{"parameters may share a segment", "", "/range/:from-:to", "/range/{from}-{to}", nil},
+		{"an escaped colon is a literal", "", `/a\:b`, "/a:b", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			key, item, _ := operation(t, openapi.Config{ServerURL: tc.server}, openapi.Route{Method: "GET", Path: tc.path})
+			if key != tc.want {
+				t.Errorf("path key = %q, want %q", key, tc.want)
+			}
+			if !reflect.DeepEqual(item.Servers, tc.servers) {
+				t.Errorf("servers = %v, want %v", item.Servers, tc.servers)
+			}
+		})
+	}
+}
+
+type (
+	idInput struct {
+		ID int64 `path:"id"`
+	}
+	wrongPathInput struct {
+		Name string `path:"name"`
+	}
+	twicePathInput struct {
+		A int64 `path:"id"`
+		B int64 `path:"id"`
+	}
+	structQueryInput struct {
+		Filter Address `query:"filter"`
+	}
+	slicePathInput struct {
+		IDs []int64 `path:"ids"`
+	}
+	bodyInput struct {
+		Body CreateUser
+	}
+	sliceBodyInput struct {
+		Body []string
+	}
+)
+
+func TestAddRouteRejects(t *testing.T) {
+	t.Parallel()
+	get := func(path string) openapi.Route { return openapi.Route{Method: "GET", Path: path} }
+	cases := []struct {
+		name  string
+		first *openapi.Route
+		rt    openapi.Route
+		want  string
+	}{
+		{"a second route with one method and path", ptr(get("/users/:id")), get("/users/:id"), "duplicate route"},
+		{"a path that differs only in parameter names", ptr(get("/users/:id")),
+			openapi.Route{Method: "DELETE", Path: "/users/:name"}, "with other parameter names"},
+		{"two routes deriving one operation id", ptr(get("/a-b")), get("/a_b"), `operation id "getAB" is already used by GET /a-b`},
+		{"an explicit operation id used twice", ptr(openapi.Route{Method: "GET", Path: "/a", OperationID: "x"}),
+			openapi.Route{Method: "GET", Path: "/b", OperationID: "x"}, `operation id "x" is already used`},
+		{"an operation id that is not URL-safe", nil, openapi.Route{Method: "GET", Path: "/a", OperationID: "list users"}, "operation id"},
+		{"a path field with no parameter in the path", nil,
+			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[wrongPathInput]()}, `path has no :name`},
+		{"two fields for one path parameter", nil,
+			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[twicePathInput]()}, `two input fields are the path parameter "id"`},
+		{"an optional parameter", nil, get("/users/:id?"), "optional parameter"},
+		{"a wildcard", nil, get("/files/*"), "wildcard"},
+		{"a plus wildcard", nil, get("/files/+"), "wildcard"},
+		{"a path not starting with a slash", nil, get("users"), "must start with '/'"},
+		{"a method OpenAPI has no operation for", nil, openapi.Route{Method: "CONNECT", Path: "/x"}, "no OpenAPI operation"},
+		{"a 204 with an output type", nil,
+			openapi.Route{Method: "DELETE", Path: "/x", Status: 204, Output: reflect.TypeFor[User]()}, "status 204 has no content"},
+		{"an error status as success", nil, openapi.Route{Method: "GET", Path: "/x", Status: 500}, "success status 500"},
+		{"a declared error that is not an error", nil,
+			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{{Status: 302, Code: "moved"}}}, "want 4xx or 5xx"},
+		{"an unknown body media type", nil,
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[bodyInput](), BodyContentTypes: []string{"text/plain"}}, `"text/plain"`},
+		{"a body media type listed twice", nil,
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[bodyInput](), BodyContentTypes: []string{openapi.MediaJSON, openapi.MediaJSON}}, "listed twice"},
+		{"body media types without a body", nil,
+			openapi.Route{Method: "POST", Path: "/x/:id", Input: reflect.TypeFor[idInput](), BodyContentTypes: []string{openapi.MediaJSON}}, "no Body field"},
+		{"a form body that is not a struct", nil,
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[sliceBodyInput](), BodyContentTypes: []string{openapi.MediaForm}}, "is not a struct"},
+		{"a query parameter of a struct type", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[structQueryInput]()}, `query parameter "filter"`},
+		{"a path parameter of a slice type", nil,
+			openapi.Route{Method: "GET", Path: "/x/:ids", Input: reflect.TypeFor[slicePathInput]()}, `path parameter "ids"`},
+		{"an input that is not a struct", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[string]()}, "is not a struct"},
+		{"one path both inside and outside the base path", ptr(get("/api/health")), openapi.Route{Method: "POST", Path: "/health"},
+			"both inside and outside"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			reg := openapi.New(openapi.Config{ServerURL: "/api"})
+			if tc.first != nil {
+				if err := reg.AddRoute(*tc.first); err != nil {
+					t.Fatalf("first AddRoute: %v", err)
+				}
+			}
+			err := reg.AddRoute(tc.rt)
+			if err == nil {
+				t.Fatal("AddRoute succeeded, want an error")
+			}
+			route := "route " + strings.ToUpper(tc.rt.Method) + " " + tc.rt.Path
+			for _, w := range []string{route, tc.want} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestFailedRouteChangesNothing(t *testing.T) {
+	t.Parallel()
+	reg := openapi.New(openapi.Config{})
+	err := reg.AddRoute(openapi.Route{
+		Method: "POST", Path: "/users/:id", Tag: "users",
+		Input: reflect.TypeFor[bodyInput](), Output: reflect.TypeFor[User](), Status: 204,
+	})
+	if err == nil {
+		t.Fatal("AddRoute succeeded, want an error")
+	}
+	// The route's own types were reflected before the error; none stays.
+	doc, err := reg.Document()
+	if err != nil {
+		t.Fatalf("Document: %v", err)
+	}
+	if len(doc.Paths) != 0 || len(doc.Tags) != 0 {
+		t.Errorf("failed route left paths %v and tags %v", doc.Paths, doc.Tags)
+	}
+	if names := slices.Sorted(maps.Keys(doc.Components.Schemas)); len(names) != 0 {
+		t.Errorf("failed route left components %v", names)
+	}
+}
+
+func TestResponses(t *testing.T) {
+	t.Parallel()
+	notFound := openapi.ErrorResponse{Status: 404, Code: "user_not_found", Title: "User not found"}
+	gone := openapi.ErrorResponse{Status: 404, Code: "user_deleted", Title: "User deleted"}
+	bad := openapi.ErrorResponse{Status: 400, Code: "bad_cursor", Title: "Bad cursor"}
+	cases := []struct {
+		name string
+		rt   openapi.Route
+		want map[string]string // status -> description
+	}{
+		{"a public route without input answers 200 or 500",
+			openapi.Route{Method: "GET", Path: "/x"},
+			map[string]string{"200": "OK", "500": "Internal Server Error"}},
+		{"a route behind auth may answer 401",
+			openapi.Route{Method: "GET", Path: "/x", Auth: true},
+			map[string]string{"200": "OK", "401": "Unauthorized", "500": "Internal Server Error"}},
+		{"a route with input may answer 400 and 422",
+			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput]()},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+		{"a declared error replaces the default of its status",
+			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []openapi.ErrorResponse{bad}},
+			map[string]string{"200": "OK", "400": "Bad cursor", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+		{"errors of one status join their titles once each",
+			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{notFound, gone, notFound}},
+			map[string]string{"200": "OK", "404": "User not found / User deleted", "500": "Internal Server Error"}},
+		{"a created status is the success",
+			openapi.Route{Method: "POST", Path: "/x", Status: 201, Output: reflect.TypeFor[User]()},
+			map[string]string{"201": "Created", "500": "Internal Server Error"}},
+		{"no content is the success",
+			openapi.Route{Method: "DELETE", Path: "/x", Status: 204},
+			map[string]string{"204": "No Content", "500": "Internal Server Error"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, openapi.Config{}, tc.rt)
+			got := map[string]string{}
+			for status, resp := range op.Responses {
+				got[status] = resp.Description
+				if status[0] == '4' || status[0] == '5' {
+					assertJSON(t, resp.Content, `{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}`)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("responses = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSuccessContent(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		rt   openapi.Route
+		want string
+	}{
+		{"an output is JSON content",
+			openapi.Route{Method: "GET", Path: "/x", Output: reflect.TypeFor[User]()},
+			`{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/components/schemas/User"}}}}`},
+		{"a pointer output is not nullable",
+			openapi.Route{Method: "GET", Path: "/x", Output: reflect.TypeFor[*User]()},
+			`{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/components/schemas/User"}}}}`},
+		{"a slice output is an array",
+			openapi.Route{Method: "GET", Path: "/x", Output: reflect.TypeFor[[]User]()},
+			`{"description":"OK","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/User"}}}}}`},
+		{"no output is a description only",
+			openapi.Route{Method: "POST", Path: "/x", Status: 202},
+			`{"description":"Accepted"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, openapi.Config{}, tc.rt)
+			for status, resp := range op.Responses {
+				if status[0] == '2' {
+					assertJSON(t, resp, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestOperationFields(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		rt    openapi.Route
+		check func(t *testing.T, op *openapi.Operation)
+	}{
+		{"a public route has an empty security list", openapi.Route{Method: "GET", Path: "/x"},
+			func(t *testing.T, op *openapi.Operation) {
+				if op.Security == nil || len(*op.Security) != 0 {
+					t.Errorf("security = %v, want an empty list", op.Security)
+				}
+			}},
+		{"a route behind auth inherits the document security", openapi.Route{Method: "GET", Path: "/x", Auth: true},
+			func(t *testing.T, op *openapi.Operation) {
+				if op.Security != nil {
+					t.Errorf("security = %v, want none", *op.Security)
+				}
+			}},
+		{"tag, summary, description and deprecation are carried over",
+			openapi.Route{Method: "GET", Path: "/x", Tag: "t", Summary: "S", Description: "D", Deprecated: true},
+			func(t *testing.T, op *openapi.Operation) {
+				if !slices.Equal(op.Tags, []string{"t"}) || op.Summary != "S" || op.Description != "D" || !op.Deprecated {
+					t.Errorf("got tags %v, summary %q, description %q, deprecated %v", op.Tags, op.Summary, op.Description, op.Deprecated)
+				}
+			}},
+		{"nothing is invented for a bare route", openapi.Route{Method: "GET", Path: "/x"},
+			func(t *testing.T, op *openapi.Operation) {
+				if op.Tags != nil || op.Summary != "" || op.Description != "" || op.Deprecated || op.Parameters != nil || op.RequestBody != nil {
+					t.Errorf("bare route got %+v", op)
+				}
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, openapi.Config{}, tc.rt)
+			tc.check(t, op)
+		})
+	}
+}
+
+type (
+	filterInput struct {
+		paging.Query
+		Roles  []string `query:"role" validate:"dive,oneof=admin member"`
+		Name   *string  `query:"name" doc:"Name to find" validate:"required,min=2"`
+		Sort   string   `query:"sort" default:"name" validate:"omitempty,oneof=name age"`
+		Ignore string   `query:"-"`
+		Other  string
+	}
+	orderedPathInput struct {
+		Item  string `path:"item" enum:"a,b"`
+		Owner int32  `path:"owner"`
+	}
+)
+
+func TestParameters(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		cfg  openapi.Config
+		rt   openapi.Route
+		want string
+	}{
+		{"query fields are parameters and paging limit is capped", openapi.Config{},
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[filterInput]()},
+			`[
+			{"name":"page","in":"query","description":"page","schema":{"type":"integer","format":"int32","default":0,"minimum":0}},
+			{"name":"limit","in":"query","description":"items per page","schema":{"type":"integer","format":"int32","default":20,"minimum":1,"maximum":100}},
+			{"name":"role","in":"query","style":"form","explode":true,"schema":{"type":"array","items":{"type":"string"}}},
+			{"name":"name","in":"query","description":"Name to find","required":true,"schema":{"type":"string","minLength":2}},
+			{"name":"sort","in":"query","schema":{"type":"string","enum":["name","age"],"default":"name"}}
+			]`},
+		{"the configured page limit is the maximum", openapi.Config{PageLimitMax: 50},
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
+			`[
+			{"name":"page","in":"query","description":"page","schema":{"type":"integer","format":"int32","default":0,"minimum":0}},
+			{"name":"limit","in":"query","description":"items per page","schema":{"type":"integer","format":"int32","default":20,"minimum":1,"maximum":50}}
+			]`},
+		{"path parameters follow the path and default to strings", openapi.Config{},
+			openapi.Route{Method: "GET", Path: "/owners/:owner/items/:item/:rest", Input: reflect.TypeFor[orderedPathInput]()},
+			`[
+			{"name":"owner","in":"path","required":true,"schema":{"type":"integer","format":"int32"}},
+			{"name":"item","in":"path","required":true,"schema":{"type":"string","enum":["a","b"]}},
+			{"name":"rest","in":"path","required":true,"schema":{"type":"string"}}
+			]`},
+		{"a route without input still declares its path parameters", openapi.Config{},
+			openapi.Route{Method: "GET", Path: "/users/:id"},
+			`[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, tc.cfg, tc.rt)
+			assertJSON(t, op.Parameters, tc.want)
+		})
+	}
+}
+
+type (
+	profileForm struct {
+		Photo   *multipart.FileHeader   `form:"photo" validate:"required"`
+		Extras  []*multipart.FileHeader `form:"extras"`
+		Bio     string                  `json:"bio" doc:"About me"`
+		Skipped string                  `form:"-"`
+		Email   string
+	}
+	profileInput struct {
+		ID   int64       `path:"id"`
+		Body profileForm `doc:"The new profile"`
+	}
+)
+
+func TestRequestBody(t *testing.T) {
+	t.Parallel()
+	form := `{"type":"object","properties":{
+		"photo":{"type":"string","format":"binary"},
+		"extras":{"type":"array","items":{"type":"string","format":"binary"}},
+		"bio":{"type":"string","description":"About me"},
+		"Email":{"type":"string"}},"required":["photo"]}`
+	cases := []struct {
+		name string
+		rt   openapi.Route
+		want string
+	}{
+		{"a JSON body references its type",
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[bodyInput]()},
+			`{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/CreateUser"}}}}`},
+		{"a multipart body is an inline object named by form tags",
+			openapi.Route{Method: "PUT", Path: "/x/:id", Input: reflect.TypeFor[profileInput](), BodyContentTypes: []string{openapi.MediaMultipart}},
+			`{"description":"The new profile","required":true,"content":{"multipart/form-data":{"schema":` + form + `}}}`},
+		{"a body in several media types has each",
+			openapi.Route{Method: "PUT", Path: "/x/:id", Input: reflect.TypeFor[profileInput](), BodyContentTypes: []string{openapi.MediaForm, openapi.MediaJSON}},
+			`{"description":"The new profile","required":true,"content":{
+				"application/x-www-form-urlencoded":{"schema":` + form + `},
+				"application/json":{"schema":{"$ref":"#/components/schemas/profileForm"}}}}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, op := operation(t, openapi.Config{}, tc.rt)
+			assertJSON(t, op.RequestBody, tc.want)
+		})
+	}
+}
+
+func TestAddRouteAfterBuild(t *testing.T) {
+	t.Parallel()
+	reg := openapi.New(openapi.Config{})
+	if _, err := reg.JSON(); err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/late"})
+	if !errors.Is(err, openapi.ErrBuilt) {
+		t.Errorf("AddRoute after JSON = %v, want ErrBuilt", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
