@@ -1,0 +1,21 @@
+package controllers
+
+import (
+	"net/http"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// Errors the routes of the example service declare and return.
+var (
+	// ErrUserNotFound answers a user id that does not exist.
+	ErrUserNotFound = problem.Declare(http.StatusNotFound, "user_not_found", "User not found")
+	// ErrEmailTaken answers an email another user has, case aside.
+	ErrEmailTaken = problem.Declare(http.StatusConflict, "email_taken", "Email already taken")
+	// ErrInvalidCredentials answers every failed login alike: unknown
+	// email, wrong password or inactive user.
+	ErrInvalidCredentials = problem.Declare(http.StatusUnauthorized, "invalid_credentials", "Invalid credentials")
+	// ErrUnsupportedGrantType answers a login with a grant type other than
+	// password, with the code OAuth2 uses for it.
+	ErrUnsupportedGrantType = problem.Declare(http.StatusBadRequest, "unsupported_grant_type", "Unsupported grant type")
+)

@@ -1,0 +1,22 @@
+package dto
+
+// LoginRequest is the body of a login: the OAuth2 password grant as Swagger
+// UI sends it in a form, or the same fields as JSON.
+type LoginRequest struct {
+	// GrantType must be "password" when present.
+	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type; must be password when given" enum:"password" example:"password"`
+	// Username is the user's email, matched regardless of case.
+	Username string `json:"username" doc:"The user's email" example:"ada@example.com" validate:"required,max=254"`
+	// Password is the user's password.
+	Password string `json:"password" doc:"The user's password" format:"password" example:"correct-horse-battery" validate:"required,max=72"`
+}
+
+// Token is the OAuth2 access token response of a login.
+type Token struct {
+	// AccessToken is an HS256 JWT whose subject is the user id.
+	AccessToken string `json:"access_token" doc:"HS256 JWT; send it as Authorization: Bearer <token>" example:"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..." validate:"required"`
+	// TokenType is always "bearer".
+	TokenType string `json:"token_type" doc:"Token type" enum:"bearer" example:"bearer" validate:"required"`
+	// ExpiresIn is the lifetime of the token in seconds.
+	ExpiresIn int64 `json:"expires_in" doc:"Seconds until the token expires" example:"3600" validate:"required"`
+}

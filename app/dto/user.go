@@ -1,0 +1,63 @@
+package dto
+
+import (
+	"time"
+
+	"github.com/asapjs/fiber-template/app/models"
+)
+
+// User is a user as the API shows it: never with a password or its hash.
+type User struct {
+	// ID is the user's id, the subject of the user's tokens.
+	ID int64 `json:"id" doc:"User id" example:"1" validate:"required"`
+	// Email is the user's email, lower-cased.
+	Email string `json:"email" doc:"Email address, lower-cased; the login user name" format:"email" example:"ada@example.com" validate:"required"`
+	// Name is the user's display name.
+	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required"`
+	// Role is admin, member or guest.
+	Role string `json:"role" doc:"Role of the user" enum:"admin,member,guest" example:"member" validate:"required"`
+	// Active is false for a user who may not log in.
+	Active bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
+	// CreatedAt is when the user signed up.
+	CreatedAt time.Time `json:"created_at" doc:"When the user signed up" example:"2024-05-01T12:00:00Z" validate:"required"`
+}
+
+// UserOf maps a user row to its API form.
+func UserOf(u models.User) User {
+	return User{
+		ID:        u.ID,
+		Email:     u.Email,
+		Name:      u.Name,
+		Role:      u.Role,
+		Active:    u.Active,
+		CreatedAt: u.CreatedAt.UTC(),
+	}
+}
+
+// CreateUserRequest is the body of a sign-up.
+type CreateUserRequest struct {
+	// Email is the login user name; it is stored lower-cased and must be
+	// unique regardless of case.
+	Email string `json:"email" doc:"Email address, unique regardless of case" example:"ada@example.com" validate:"required,email,max=254"`
+	// Name is the display name.
+	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required,max=100"`
+	// Password is hashed with bcrypt, which reads at most 72 bytes.
+	Password string `json:"password" doc:"Password, 8 to 72 bytes" format:"password" example:"correct-horse-battery" validate:"required,min=8,max=72"`
+	// Role defaults to member.
+	Role string `json:"role,omitempty" doc:"Role of the user" default:"member" example:"member" validate:"omitempty,oneof=admin member guest"`
+	// Active defaults to true.
+	Active *bool `json:"active,omitempty" doc:"Whether the user may log in" default:"true" example:"true"`
+}
+
+// UpdateUserRequest is the body of a user update; every field is replaced.
+type UpdateUserRequest struct {
+	// Email is the new email, unique regardless of case.
+	Email string `json:"email" doc:"Email address, unique regardless of case" example:"ada@example.com" validate:"required,email,max=254"`
+	// Name is the new display name.
+	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required,max=100"`
+	// Role is the new role.
+	Role string `json:"role" doc:"Role of the user" example:"member" validate:"required,oneof=admin member guest"`
+	// Active is a pointer so that a missing value is an error rather than
+	// a silent false.
+	Active *bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
+}

@@ -1,0 +1,31 @@
+package models
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// User is a row of the users table.
+type User struct {
+	bun.BaseModel `bun:"table:users"`
+
+	ID int64 `bun:"id,pk,autoincrement"`
+	// Email is stored lower-cased, so the unique constraint makes it
+	// unique regardless of case.
+	Email string `bun:"email,notnull,unique"`
+	Name  string `bun:"name,notnull"`
+	// PasswordHash is the bcrypt hash of the password; it never leaves the
+	// service.
+	PasswordHash string    `bun:"password_hash,notnull"`
+	Role         string    `bun:"role,notnull"`
+	Active       bool      `bun:"active,notnull"`
+	CreatedAt    time.Time `bun:"created_at,notnull,nullzero,default:current_timestamp"`
+}
+
+// Roles a user can have.
+const (
+	RoleAdmin  = "admin"
+	RoleMember = "member"
+	RoleGuest  = "guest"
+)

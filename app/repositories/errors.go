@@ -1,0 +1,40 @@
+package repositories
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Errors a caller branches on; everything else is a database failure.
+var (
+	// ErrNotFound is returned when no row has the requested key.
+	ErrNotFound = errors.New("repositories: not found")
+	// ErrDuplicate is returned when a write breaks a unique constraint.
+	ErrDuplicate = errors.New("repositories: duplicate")
+)
+
+// SQLSTATE and SQLite extended result code of a unique constraint
+// violation.
+const (
+	pgUniqueViolation      = "23505"
+	sqliteConstraintUnique = 2067
+)
+
+// isUniqueViolation reports whether err is a unique constraint violation.
+// Checking the constraint at write time, rather than looking for the value
+// first, is what keeps two concurrent writes of the same value from both
+// succeeding.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == pgUniqueViolation
+	}
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) && coded.Code() == sqliteConstraintUnique {
+		return true
+	}
+	// The SQLite drivers all word it this way, whichever is linked in.
+	return strings.Contains(err.Error(), "UNIQUE constraint failed")
+}

@@ -1,0 +1,147 @@
+package repositories
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// Users is the repository of users.
+type Users struct {
+	db bun.IDB
+}
+
+// NewUsers returns the repository of users on db, a database or a
+// transaction.
+func NewUsers(db bun.IDB) *Users { return &Users{db: db} }
+
+// UserFilter narrows a list of users; zero fields do not filter.
+type UserFilter struct {
+	// Role keeps the users with this role.
+	Role string
+	// Query keeps the users whose name or email contains it, case aside.
+	Query string
+	// Active keeps the active users when true, the inactive ones when
+	// false.
+	Active *bool
+}
+
+// likeEscape is the escape character of the LIKE patterns. It is not a
+// backslash, which the two databases and Bun's formatter treat differently.
+const likeEscape = "!"
+
+// containsPattern returns the LIKE pattern matching s anywhere, with the
+// wildcards % and _ in s matching only themselves.
+func containsPattern(s string) string {
+	r := strings.NewReplacer(likeEscape, likeEscape+likeEscape, "%", likeEscape+"%", "_", likeEscape+"_")
+	return "%" + r.Replace(s) + "%"
+}
+
+// Create inserts u and fills in its id and creation time. A taken email is
+// ErrDuplicate.
+func (r *Users) Create(ctx context.Context, u *models.User) error {
+	if _, err := r.db.NewInsert().Model(u).Returning("*").Exec(ctx); err != nil {
+		if isUniqueViolation(err) {
+			return ErrDuplicate
+		}
+		return fmt.Errorf("insert user: %w", err)
+	}
+	return nil
+}
+
+// Get returns the user with the id, or ErrNotFound.
+func (r *Users) Get(ctx context.Context, id int64) (*models.User, error) {
+	u := new(models.User)
+	if err := r.db.NewSelect().Model(u).Where("id = ?", id).Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, fmt.Errorf("select user %d: %w", id, err)
+	}
+	return u, nil
+}
+
+// GetByEmail returns the user with the email, which must be lower-cased
+// already, or ErrNotFound.
+func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, error) {
+	u := new(models.User)
+	if err := r.db.NewSelect().Model(u).Where("email = ?", email).Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, fmt.Errorf("select user by email: %w", err)
+	}
+	return u, nil
+}
+
+// List returns one page of the users f selects, ordered by id so that the
+// pages partition the result.
+func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging) (paging.Page[models.User], error) {
+	q := r.db.NewSelect().Model((*models.User)(nil)).Order("id ASC")
+	if f.Role != "" {
+		q = q.Where("role = ?", f.Role)
+	}
+	if f.Active != nil {
+		q = q.Where("active = ?", *f.Active)
+	}
+	if f.Query != "" {
+		pattern := containsPattern(strings.ToLower(f.Query))
+		q = q.Where("(LOWER(name) LIKE ? ESCAPE '"+likeEscape+"' OR LOWER(email) LIKE ? ESCAPE '"+likeEscape+"')", pattern, pattern)
+	}
+	page, err := database.Paginate[models.User](ctx, q, p)
+	if err != nil {
+		return page, fmt.Errorf("list users: %w", err)
+	}
+	return page, nil
+}
+
+// Update writes the email, name, role and active flag of u, whose id must
+// exist (else ErrNotFound), and reads the row back into u. A taken email is
+// ErrDuplicate.
+func (r *Users) Update(ctx context.Context, u *models.User) error {
+	res, err := r.db.NewUpdate().Model(u).
+		Column("email", "name", "role", "active").
+		WherePK().
+		Returning("*").
+		Exec(ctx)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ErrNotFound
+	case err != nil && isUniqueViolation(err):
+		return ErrDuplicate
+	case err != nil:
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Delete removes the user with the id, or answers ErrNotFound.
+func (r *Users) Delete(ctx context.Context, id int64) error {
+	res, err := r.db.NewDelete().Model((*models.User)(nil)).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("delete user %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("delete user %d: %w", id, err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
