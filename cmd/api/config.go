@@ -20,6 +20,8 @@ type config struct {
 	DocsUsers   map[string]string
 	Env         string
 	LogLevel    slog.Level
+	// MigrateOnStart applies pending migrations before serving.
+	MigrateOnStart bool
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -51,6 +53,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	}
 	if cfg.DocsAuth, err = parseBool(envOr(lookupEnv, "DOCS_AUTH", "false")); err != nil {
 		return cfg, fmt.Errorf("DOCS_AUTH: %w", err)
+	}
+	if cfg.MigrateOnStart, err = parseBool(envOr(lookupEnv, "MIGRATE_ON_START", "true")); err != nil {
+		return cfg, fmt.Errorf("MIGRATE_ON_START: %w", err)
 	}
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
 		return cfg, fmt.Errorf("DOCS_USERS: %w", err)

@@ -1,7 +1,17 @@
 // Command api runs the service: configuration from the environment, then the
-// database, then the router, then the listener, with graceful shutdown.
+// database and its migrations, then the router, then the listener, with
+// graceful shutdown.
 //
-//	api            serve the API (default)
+//	api                  serve the API (default); with MIGRATE_ON_START=true,
+//	                     the default, pending migrations are applied first
+//	api serve            the same
+//	api migrate up       apply the pending migrations
+//	api migrate down     roll back the last group of migrations
+//	api migrate status   list the migrations and whether they are applied
+//	api migrate unlock   release the migration lock a crashed run left
+//
+// The migrate subcommands use DATABASE_URL like the service and write their
+// report to standard error.
 package main
 
 import (
@@ -37,7 +47,9 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 	switch cmd {
 	case "serve":
 		return serve(ctx, cfg, logger)
+	case "migrate":
+		return migrate(ctx, cfg, args, stderr)
 	default:
-		return fmt.Errorf("unknown command %q (want serve)", cmd)
+		return fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
 	}
 }

@@ -59,6 +59,11 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Error("close database", slog.Any("error", err))
 		}
 	}()
+	if cfg.MigrateOnStart {
+		if err := migrateOnStart(ctx, db, logger); err != nil {
+			return err
+		}
+	}
 	r, err := app.New(db, routerConfig(cfg, logger))
 	if err != nil {
 		return err

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"text/tabwriter"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/database"
+)
+
+// migrateUsage lists the migrate subcommands.
+const migrateUsage = "want migrate up, down, status or unlock"
+
+// migrateOnStart applies the pending migrations before the service serves.
+func migrateOnStart(ctx context.Context, db *bun.DB, logger *slog.Logger) error {
+	group, err := migrations.Migrate(ctx, migrations.NewMigrator(db))
+	if err != nil {
+		return err
+	}
+	if group.IsZero() {
+		logger.Info("database schema is up to date")
+		return nil
+	}
+	logger.Info("applied migrations", slog.String("group", group.String()))
+	return nil
+}
+
+// migrate runs "migrate up|down|status|unlock" against the configured
+// database, writing what it did to out.
+func migrate(ctx context.Context, cfg config, args []string, out io.Writer) error {
+	if len(args) != 1 {
+		return fmt.Errorf("migrate: %s", migrateUsage)
+	}
+	action := args[0]
+	switch action {
+	case "up", "down", "status", "unlock":
+	default:
+		return fmt.Errorf("migrate: unknown action %q (%s)", action, migrateUsage)
+	}
+	db, err := database.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	m := migrations.NewMigrator(db)
+
+	switch action {
+	case "up":
+		group, err := migrations.Migrate(ctx, m)
+		if err != nil {
+			return err
+		}
+		if group.IsZero() {
+			fmt.Fprintln(out, "nothing to migrate: the database schema is up to date")
+			return nil
+		}
+		fmt.Fprintf(out, "migrated to %s\n", group)
+	case "down":
+		group, err := migrations.Rollback(ctx, m)
+		if err != nil {
+			return err
+		}
+		if group.IsZero() {
+			fmt.Fprintln(out, "nothing to roll back")
+			return nil
+		}
+		fmt.Fprintf(out, "rolled back %s\n", group)
+	case "status":
+		ms, err := migrations.Status(ctx, m)
+		if err != nil {
+			return err
+		}
+		w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "MIGRATION\tSTATUS\tGROUP\tAPPLIED AT")
+		for _, mig := range ms {
+			if !mig.IsApplied() {
+				fmt.Fprintf(w, "%s\tpending\t\t\n", mig)
+				continue
+			}
+			fmt.Fprintf(w, "%s\tapplied\t%d\t%s\n", mig, mig.GroupID, mig.MigratedAt.UTC().Format(time.RFC3339))
+		}
+		return w.Flush()
+	case "unlock":
+		if err := m.Init(ctx); err != nil {
+			return fmt.Errorf("migrate unlock: %w", err)
+		}
+		if err := m.Unlock(ctx); err != nil {
+			return fmt.Errorf("migrate unlock: %w", err)
+		}
+		fmt.Fprintln(out, "released the migration lock")
+	}
+	return nil
+}
