@@ -23,12 +23,11 @@ import (
 // each field its offset in the struct and a setter, so a request is bound
 // without walking the type again.
 type bindPlan struct {
-	path      []fieldPlan
-	query     []fieldPlan
-	page      []uintptr // offsets of embedded paging page fields
-	limit     []uintptr // offsets of embedded paging limit fields
-	body      *bodyPlan
-	validates bool
+	path  []fieldPlan
+	query []fieldPlan
+	page  []uintptr // offsets of embedded paging page fields
+	limit []uintptr // offsets of embedded paging limit fields
+	body  *bodyPlan
 }
 
 // fieldPlan binds one field from one named value.
@@ -70,7 +69,7 @@ func newBindPlan(t reflect.Type, params []string, contentTypes []string) (*bindP
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("input type %s is not a struct", t)
 	}
-	p := &bindPlan{validates: hasValidateTags(t, map[reflect.Type]bool{})}
+	p := &bindPlan{}
 	if err := p.walk(t, 0, contentTypes); err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 
 	var (
 		maxLimit = r.cfg.MaxLimit
-		validate = plan.validates && r.validator != nil
+		checks   = newCheckPlan(inType)
 		auth     = o.auth
 		status   = o.status
 		noBody   = outType == nil
@@ -140,8 +140,8 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if err := plan.bind(fc, unsafe.Pointer(in), pg); err != nil {
 			return err
 		}
-		if validate {
-			if err := r.validate(in); err != nil {
+		if checks != nil {
+			if err := checks.check(r, in, unsafe.Pointer(in)); err != nil {
 				return err
 			}
 		}

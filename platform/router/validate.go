@@ -44,9 +44,9 @@ func (r *Router) validate(in any) error {
 	if !errors.As(err, &verrs) {
 		return fmt.Errorf("validate input: %w", err)
 	}
-	p := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
+	p := problem.New(http.StatusUnprocessableEntity, validationDetail)
 	for _, fe := range verrs {
-		p.Errors = append(p.Errors, problem.FieldError{Field: fieldPath(fe.Namespace()), Message: ruleMessage(fe)})
+		p.Errors = append(p.Errors, problem.FieldError{Field: fieldPath(fe.Namespace()), Message: ruleMessage(fe.Tag(), fe.Param(), fe.Kind())})
 	}
 	return p
 }
@@ -64,17 +64,19 @@ func fieldPath(ns string) string {
 	return rest
 }
 
-// ruleMessage says in words which rule a field broke.
-func ruleMessage(fe validator.FieldError) string {
-	param := fe.Param()
+// validationDetail is the detail of every 422.
+const validationDetail = "The request failed validation."
+
+// ruleMessage says in words which rule a field of kind broke.
+func ruleMessage(tag, param string, kind reflect.Kind) string {
 	unit := ""
-	switch fe.Kind() {
+	switch kind {
 	case reflect.String:
 		unit = " characters"
 	case reflect.Slice, reflect.Array, reflect.Map:
 		unit = " items"
 	}
-	switch fe.Tag() {
+	switch tag {
 	case "required", "required_if", "required_unless", "required_with", "required_without":
 		return "is required"
 	case "email":
@@ -108,6 +110,6 @@ func ruleMessage(fe validator.FieldError) string {
 	case "alphanum":
 		return "must contain only letters and digits"
 	default:
-		return "failed the " + fe.Tag() + " rule"
+		return "failed the " + tag + " rule"
 	}
 }
