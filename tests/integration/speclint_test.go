@@ -1,0 +1,83 @@
+package integration
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// repoRoot is the repository root, two levels above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the test file")
+	}
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// servedSpec is the document the example service serves at spec.json.
+func servedSpec(t *testing.T) []byte {
+	t.Helper()
+	r := newService(t, inMemory, router.Config{BasePath: "/api", JWTSecret: []byte("lint-secret-0123456789abcdef0123")})
+	res := send(t, r, "GET", "/api/docs/spec.json", nil)
+	if res.status != 200 {
+		t.Fatalf("spec.json: status %d", res.status)
+	}
+	return res.body
+}
+
+func TestTheServedSpecValidatesWithKinOpenAPI(t *testing.T) {
+	t.Parallel()
+	doc, err := openapi3.NewLoader().LoadFromData(servedSpec(t))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if doc.Paths.Find("/api/auth/login") == nil || doc.Paths.Find("/api/users/{id}") == nil {
+		t.Fatal("the example routes are not documented")
+	}
+}
+
+// TestTheServedSpecLintsCleanWithRedocly runs Redocly's recommended rules,
+// pinned in tests/lint, over the served document: errors fail the test.
+func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lint runs node; skipped with -short")
+	}
+	lintDir := filepath.Join(repoRoot(t), "tests", "lint")
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("npm is required in CI to lint the spec: install Node.js 20 or newer")
+		}
+		t.Skip("npm not found: install Node.js 20 or newer to lint the spec")
+	}
+	cli := filepath.Join(lintDir, "node_modules", "@redocly", "cli", "bin", "cli.js")
+	if _, err := os.Stat(cli); err != nil {
+		install := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+		install.Dir = lintDir
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci in tests/lint: %v\n%s", err, out)
+		}
+	}
+	spec := filepath.Join(t.TempDir(), "spec.json")
+	if err := os.WriteFile(spec, servedSpec(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lint := exec.Command("node", cli, "lint", "--config", filepath.Join(lintDir, "redocly.yaml"), spec)
+	out, err := lint.CombinedOutput()
+	if err != nil {
+		t.Fatalf("redocly lint found errors: %v\n%s", err, out)
+	}
+	t.Logf("redocly lint:\n%s", out)
+}
