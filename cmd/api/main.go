@@ -12,6 +12,9 @@
 //
 // The migrate subcommands use DATABASE_URL like the service and write their
 // report to standard error.
+//
+// Variables missing from the environment are read from a .env file in the
+// working directory when there is one; the environment always wins.
 package main
 
 import (
@@ -26,7 +29,12 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.LookupEnv, os.Stderr); err != nil {
+	lookupEnv, err := withDotenv(dotenvFile, os.LookupEnv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+	if err := run(ctx, os.Args[1:], lookupEnv, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "api:", err)
 		os.Exit(1)
 	}
