@@ -29,8 +29,8 @@ type HealthStatus struct {
 	Database string `json:"database" doc:"Database status" enum:"ok,not configured" validate:"required"`
 }
 
-// registerBuiltins is start-up step 4: the root message, the health check
-// and the docs endpoints.
+// registerBuiltins is start-up step 4: the root message, the health check,
+// the docs endpoints and the database developer tools.
 func (r *Router) registerBuiltins() error {
 	root := r.RootURL()
 	message := RootMessage{Message: r.cfg.Name + " is running"}
@@ -44,7 +44,10 @@ func (r *Router) registerBuiltins() error {
 		OperationID("getHealthCheck"), Errors(errDatabaseUnavailable))); err != nil {
 		return err
 	}
-	return r.registerDocs()
+	if err := r.registerDocs(); err != nil {
+		return err
+	}
+	return r.registerDevTools()
 }
 
 var errDatabaseUnavailable = problem.Declare(http.StatusServiceUnavailable, "database_unavailable", "Database unavailable")

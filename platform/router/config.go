@@ -139,6 +139,16 @@ type Config struct {
 	//
 	// Optional. Default: 2s
 	HealthTimeout time.Duration
+	// Production marks a production deployment. It turns off the developer
+	// tools that change the database: GET {BasePath}/sync answers 404.
+	//
+	// Optional. Default: false
+	Production bool
+	// EnableSyncInProduction mounts GET {BasePath}/sync even when Production
+	// is set. The docs Basic auth still guards it when APIDocs.UseAuth is on.
+	//
+	// Optional. Default: false
+	EnableSyncInProduction bool
 	// Logger receives start-up warnings and the errors behind 5xx answers.
 	//
 	// Optional. Default: slog.Default()
