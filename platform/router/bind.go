@@ -30,12 +30,13 @@ type bindPlan struct {
 	body  *bodyPlan
 }
 
-// fieldPlan binds one field from one named value.
+// fieldPlan binds one field from one named value, or from repeated values
+// when setMulti is set.
 type fieldPlan struct {
-	name   string
-	offset uintptr
-	set    setter
-	multi  bool // a slice bound from repeated values
+	name     string
+	offset   uintptr
+	set      setter
+	setMulti multiSetter
 }
 
 // bodyPlan decodes the request body into the field named Body.
@@ -53,8 +54,18 @@ type fileField struct {
 	multi  bool
 }
 
-// setter converts raw values into the field at p.
-type setter func(p unsafe.Pointer, raw [][]byte) error
+// setter converts a raw value into the field at p.
+type setter func(p unsafe.Pointer, raw []byte) error
+
+// multiSetter converts repeated raw values into the slice field at p.
+type multiSetter func(p unsafe.Pointer, raw [][]byte) error
+
+// values is where bound values come from: query arguments, URL-encoded
+// form arguments (both *fasthttp.Args) or a multipart form.
+type values interface {
+	Peek(name string) []byte
+	PeekMulti(name string) [][]byte
+}
 
 var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
@@ -139,7 +150,7 @@ func newFieldPlan(f reflect.StructField, name string, off uintptr, allowMulti bo
 		if err != nil {
 			return fieldPlan{}, fmt.Errorf("field %s (%q): %w", f.Name, name, err)
 		}
-		return fieldPlan{name: name, offset: off, set: set, multi: true}, nil
+		return fieldPlan{name: name, offset: off, setMulti: set}, nil
 	}
 	set, err := scalarSetter(t)
 	if err != nil {
@@ -202,19 +213,19 @@ func formName(f reflect.StructField) string {
 // scalarSetter returns the setter of a single value of type t.
 func scalarSetter(t reflect.Type) (setter, error) {
 	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			return reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(raw[0])
+		return func(p unsafe.Pointer, raw []byte) error {
+			return reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(raw)
 		}, nil
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			*(*string)(p) = string(raw[0])
+		return func(p unsafe.Pointer, raw []byte) error {
+			*(*string)(p) = string(raw)
 			return nil
 		}, nil
 	case reflect.Bool:
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			v, err := strconv.ParseBool(string(raw[0]))
+		return func(p unsafe.Pointer, raw []byte) error {
+			v, err := strconv.ParseBool(string(raw))
 			if err != nil {
 				return errors.New("must be true or false")
 			}
@@ -223,8 +234,8 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		bits := t.Bits()
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			v, err := strconv.ParseInt(string(raw[0]), 10, bits)
+		return func(p unsafe.Pointer, raw []byte) error {
+			v, err := strconv.ParseInt(string(raw), 10, bits)
 			if err != nil {
 				return fmt.Errorf("must be a base-10 integer that fits %d bits", bits)
 			}
@@ -233,8 +244,8 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		bits := t.Bits()
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			v, err := strconv.ParseUint(string(raw[0]), 10, bits)
+		return func(p unsafe.Pointer, raw []byte) error {
+			v, err := strconv.ParseUint(string(raw), 10, bits)
 			if err != nil {
 				return fmt.Errorf("must be a non-negative base-10 integer that fits %d bits", bits)
 			}
@@ -243,8 +254,8 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	case reflect.Float32, reflect.Float64:
 		bits := t.Bits()
-		return func(p unsafe.Pointer, raw [][]byte) error {
-			v, err := strconv.ParseFloat(string(raw[0]), bits)
+		return func(p unsafe.Pointer, raw []byte) error {
+			v, err := strconv.ParseFloat(string(raw), bits)
 			if err != nil {
 				return errors.New("must be a number")
 			}
@@ -257,7 +268,7 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(p unsafe.Pointer, raw [][]byte) error {
+		return func(p unsafe.Pointer, raw []byte) error {
 			v := reflect.New(elem)
 			if err := inner(v.UnsafePointer(), raw); err != nil {
 				return err
@@ -270,7 +281,7 @@ func scalarSetter(t reflect.Type) (setter, error) {
 }
 
 // sliceSetter returns the setter of a slice bound from repeated values.
-func sliceSetter(t reflect.Type) (setter, error) {
+func sliceSetter(t reflect.Type) (multiSetter, error) {
 	elem := t.Elem()
 	inner, err := scalarSetter(elem)
 	if err != nil {
@@ -279,7 +290,7 @@ func sliceSetter(t reflect.Type) (setter, error) {
 	return func(p unsafe.Pointer, raw [][]byte) error {
 		s := reflect.MakeSlice(t, len(raw), len(raw))
 		for i := range raw {
-			if err := inner(s.Index(i).Addr().UnsafePointer(), raw[i:i+1]); err != nil {
+			if err := inner(s.Index(i).Addr().UnsafePointer(), raw[i]); err != nil {
 				return err
 			}
 		}
@@ -296,11 +307,9 @@ func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) erro
 	for _, off := range p.limit {
 		*(*int)(unsafe.Add(in, off)) = pg.Limit
 	}
-	var one [1][]byte
 	for i := range p.path {
 		f := &p.path[i]
-		one[0] = []byte(fc.Params(f.name))
-		if err := f.set(unsafe.Add(in, f.offset), one[:]); err != nil {
+		if err := f.set(unsafe.Add(in, f.offset), []byte(fc.Params(f.name))); err != nil {
 			return fieldProblem(http.StatusBadRequest, "Invalid path parameter.", f.name, err)
 		}
 	}
@@ -308,7 +317,7 @@ func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) erro
 		args := fc.Context().QueryArgs()
 		for i := range p.query {
 			f := &p.query[i]
-			if err := bindArg(f, in, args.Peek, args.PeekMulti); err != nil {
+			if err := bindArg(f, in, args); err != nil {
 				return fieldProblem(http.StatusBadRequest, "Invalid query parameter.", f.name, err)
 			}
 		}
@@ -321,19 +330,36 @@ func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) erro
 
 // bindArg sets f from a single or repeated value; absent values leave the
 // field as it is.
-func bindArg(f *fieldPlan, in unsafe.Pointer, peek func(string) []byte, peekMulti func(string) [][]byte) error {
-	if f.multi {
-		if vals := peekMulti(f.name); len(vals) > 0 {
-			return f.set(unsafe.Add(in, f.offset), vals)
+func bindArg(f *fieldPlan, in unsafe.Pointer, src values) error {
+	if f.setMulti != nil {
+		if vals := src.PeekMulti(f.name); len(vals) > 0 {
+			return f.setMulti(unsafe.Add(in, f.offset), vals)
 		}
 		return nil
 	}
-	if v := peek(f.name); len(v) > 0 {
-		var one [1][]byte
-		one[0] = v
-		return f.set(unsafe.Add(in, f.offset), one[:])
+	if v := src.Peek(f.name); len(v) > 0 {
+		return f.set(unsafe.Add(in, f.offset), v)
 	}
 	return nil
+}
+
+// multipartValues serves the values of a multipart form.
+type multipartValues map[string][]string
+
+func (m multipartValues) Peek(name string) []byte {
+	if v := m[name]; len(v) > 0 {
+		return []byte(v[0])
+	}
+	return nil
+}
+
+func (m multipartValues) PeekMulti(name string) [][]byte {
+	vals := m[name]
+	out := make([][]byte, len(vals))
+	for i, v := range vals {
+		out[i] = []byte(v)
+	}
+	return out
 }
 
 func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
@@ -361,7 +387,7 @@ func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
 		args := fc.Context().PostArgs()
 		for i := range b.form {
 			f := &b.form[i]
-			if err := bindArg(f, dst, args.Peek, args.PeekMulti); err != nil {
+			if err := bindArg(f, dst, args); err != nil {
 				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
 			}
 		}
@@ -371,23 +397,9 @@ func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
 		if err != nil {
 			return problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
 		}
-		values := func(name string) [][]byte {
-			vals := form.Value[name]
-			out := make([][]byte, len(vals))
-			for i, v := range vals {
-				out[i] = []byte(v)
-			}
-			return out
-		}
-		first := func(name string) []byte {
-			if v := values(name); len(v) > 0 {
-				return v[0]
-			}
-			return nil
-		}
 		for i := range b.form {
 			f := &b.form[i]
-			if err := bindArg(f, dst, first, values); err != nil {
+			if err := bindArg(f, dst, multipartValues(form.Value)); err != nil {
 				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
 			}
 		}
