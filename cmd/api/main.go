@@ -9,6 +9,10 @@
 //	api migrate down     roll back the last group of migrations
 //	api migrate status   list the migrations and whether they are applied
 //	api migrate unlock   release the migration lock a crashed run left
+//	api healthcheck      exit 0 when the local server answers /health-check
+//	                     with 200 (the container image's HEALTHCHECK)
+//	api spec [-o file]   write the OpenAPI document without serving
+//	api version          print the version the binary was built with
 //
 // The migrate subcommands use DATABASE_URL like the service and write their
 // report to standard error.
@@ -43,6 +47,11 @@ func main() {
 // run dispatches a subcommand; it returns when the command is done or ctx
 // is cancelled.
 func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stderr io.Writer) error {
+	// The version needs no configuration: it answers even where the
+	// service would refuse to start.
+	if len(args) > 0 && args[0] == "version" {
+		return printVersion(os.Stdout)
+	}
 	cfg, err := loadConfig(lookupEnv)
 	if err != nil {
 		return err
@@ -57,7 +66,11 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 		return serve(ctx, cfg, logger)
 	case "migrate":
 		return migrate(ctx, cfg, args, stderr)
+	case "healthcheck":
+		return healthcheck(ctx, cfg)
+	case "spec":
+		return spec(ctx, cfg, logger, args, os.Stdout, stderr)
 	default:
-		return fmt.Errorf("unknown command %q (want serve or migrate)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, healthcheck, spec or version)", cmd)
 	}
 }
