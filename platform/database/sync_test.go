@@ -1,0 +1,118 @@
+package database_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// sqliteObjects lists the tables or indexes (kind) the SQLite catalog holds,
+// leaving out its own.
+func sqliteObjects(t *testing.T, db *bun.DB, kind string) []string {
+	t.Helper()
+	var names []string
+	err := db.NewRaw("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name", kind).
+		Scan(context.Background(), &names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+func TestSync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+
+	t.Run("it creates the missing tables and indexes, then finds them", func(t *testing.T) {
+		t.Parallel()
+		db := openSQLite(t)
+		ext := database.NewExtension(db, library()...)
+
+		got, err := ext.Sync(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := router.SyncReport{
+			Created:        []string{"authors", "profiles", "books", "tags", "book_tags"},
+			Existing:       []string{},
+			CreatedIndexes: []string{"books_author_id_title_key", "books_by_date"},
+		}
+		wantReport(t, got, want)
+		tables := sqliteObjects(t, db, "table")
+		if w := []string{"authors", "book_tags", "books", "profiles", "tags"}; !slices.Equal(tables, w) {
+			t.Errorf("catalog tables = %v, want %v", tables, w)
+		}
+		indexes := sqliteObjects(t, db, "index")
+		for _, ix := range want.CreatedIndexes {
+			if !slices.Contains(indexes, ix) {
+				t.Errorf("catalog indexes %v lack %s", indexes, ix)
+			}
+		}
+
+		again, err := ext.Sync(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReport(t, again, router.SyncReport{Created: []string{}, Existing: want.Created, CreatedIndexes: []string{}})
+	})
+
+	t.Run("it creates referenced tables first, with their foreign keys", func(t *testing.T) {
+		t.Parallel()
+		db := openSQLite(t)
+		got, err := database.NewExtension(db, (*bookTag)(nil), (*book)(nil), (*tag)(nil), (*author)(nil)).Sync(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := func(a, b string) bool {
+			i, j := slices.Index(got.Created, a), slices.Index(got.Created, b)
+			return i >= 0 && j >= 0 && i < j
+		}
+		if len(got.Created) != 4 || !before("authors", "books") || !before("books", "book_tags") || !before("tags", "book_tags") {
+			t.Errorf("created %v, want every table after the tables it references", got.Created)
+		}
+		var fks []struct {
+			Table string `bun:"table"`
+			From  string `bun:"from"`
+			To    string `bun:"to"`
+		}
+		if err := db.NewRaw("SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('books')").Scan(ctx, &fks); err != nil {
+			t.Fatal(err)
+		}
+		if len(fks) != 1 || fks[0].Table != "authors" || fks[0].From != "author_id" || fks[0].To != "id" {
+			t.Errorf("books foreign keys = %+v, want author_id -> authors.id", fks)
+		}
+	})
+
+	t.Run("it keeps existing tables and their rows as they are", func(t *testing.T) {
+		t.Parallel()
+		db := openSQLite(t)
+		if _, err := db.ExecContext(ctx, "CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT, extra TEXT)"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO tags (name, extra) VALUES ('go', 'kept')"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := database.NewExtension(db, (*tag)(nil), (*author)(nil)).Sync(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReport(t, got, router.SyncReport{Created: []string{"authors"}, Existing: []string{"tags"}, CreatedIndexes: []string{}})
+		var extra string
+		if err := db.NewRaw("SELECT extra FROM tags WHERE name = 'go'").Scan(ctx, &extra); err != nil || extra != "kept" {
+			t.Errorf("the existing row reads %q, %v", extra, err)
+		}
+	})
+}
+
+func wantReport(t *testing.T, got, want router.SyncReport) {
+	t.Helper()
+	if !slices.Equal(got.Created, want.Created) || !slices.Equal(got.Existing, want.Existing) ||
+		!slices.Equal(got.CreatedIndexes, want.CreatedIndexes) {
+		t.Errorf("report = %+v, want %+v", got, want)
+	}
+}
