@@ -41,6 +41,7 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 			UseAuth:     cfg.DocsAuth,
 			Users:       cfg.DocsUsers,
 		},
+		Production: cfg.Env == "production",
 	}
 }
 
