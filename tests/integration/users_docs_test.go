@@ -1,0 +1,152 @@
+package integration
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// userSpec returns the spec the users service serves, checked by
+// kin-openapi.
+func userSpec(t *testing.T) (*openapi3.T, []byte) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := database.Open(ctx, inMemory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	r, err := app.NewWithOptions(db, router.Config{BasePath: "/api", JWTSecret: userTestSecret}, app.Options{BcryptCost: bcrypt.MinCost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &userAPI{r: r, passwords: map[string]bool{}}
+	res := a.send(t, req{method: http.MethodGet, path: "/api/docs/spec.json"})
+	res.wantStatus(t, http.StatusOK)
+	doc, err := openapi3.NewLoader().LoadFromData(res.body)
+	if err != nil {
+		t.Fatalf("load spec: %v", err)
+	}
+	if err := doc.Validate(ctx); err != nil {
+		t.Fatalf("the spec is not valid OpenAPI: %v", err)
+	}
+	return doc, res.body
+}
+
+func TestUsersSpec(t *testing.T) {
+	t.Parallel()
+	doc, raw := userSpec(t)
+
+	operations := []struct {
+		id, method, path string
+		public           bool
+		statuses         []string
+	}{
+		{"login", http.MethodPost, "/api/auth/login", true, []string{"200", "400", "401", "422", "500"}},
+		{"createUser", http.MethodPost, "/api/users", true, []string{"201", "400", "409", "422", "500"}},
+		{"listUsers", http.MethodGet, "/api/users", false, []string{"200", "400", "401", "422", "500"}},
+		{"getUser", http.MethodGet, "/api/users/{id}", false, []string{"200", "400", "401", "404", "422", "500"}},
+		{"updateUser", http.MethodPut, "/api/users/{id}", false, []string{"200", "400", "401", "404", "409", "422", "500"}},
+		{"deleteUser", http.MethodDelete, "/api/users/{id}", false, []string{"204", "400", "401", "404", "422", "500"}},
+	}
+	for _, tt := range operations {
+		t.Run(tt.id+" is documented with its title, description, errors and security", func(t *testing.T) {
+			t.Parallel()
+			item := doc.Paths.Find(tt.path)
+			if item == nil {
+				t.Fatalf("no path %s", tt.path)
+			}
+			op := item.GetOperation(tt.method)
+			if op == nil || op.OperationID != tt.id {
+				t.Fatalf("%s %s is not operation %s", tt.method, tt.path, tt.id)
+			}
+			if op.Summary == "" || op.Description == "" {
+				t.Errorf("summary %q, description %q: want both", op.Summary, op.Description)
+			}
+			var statuses []string
+			for code := range op.Responses.Map() {
+				statuses = append(statuses, code)
+			}
+			slices.Sort(statuses)
+			if !slices.Equal(statuses, tt.statuses) {
+				t.Errorf("responses %v, want %v", statuses, tt.statuses)
+			}
+			public := op.Security != nil && len(*op.Security) == 0
+			if public != tt.public {
+				t.Errorf("public = %v, want %v", public, tt.public)
+			}
+		})
+	}
+
+	t.Run("the login takes the form of the OAuth2 password grant and JSON", func(t *testing.T) {
+		t.Parallel()
+		body := doc.Paths.Find("/api/auth/login").Post.RequestBody.Value
+		for _, mt := range []string{"application/x-www-form-urlencoded", "application/json"} {
+			content := body.Content.Get(mt)
+			if content == nil {
+				t.Errorf("no %s body", mt)
+				continue
+			}
+			s := content.Schema.Value
+			for _, prop := range []string{"grant_type", "username", "password"} {
+				if s.Properties[prop] == nil {
+					t.Errorf("%s body has no %s", mt, prop)
+				}
+			}
+			if !slices.Contains(s.Required, "username") || !slices.Contains(s.Required, "password") {
+				t.Errorf("%s body requires %v, want username and password", mt, s.Required)
+			}
+			if p := s.Properties["password"]; p != nil && p.Value.Format != "password" {
+				t.Errorf("%s password has format %q, want password", mt, p.Value.Format)
+			}
+		}
+		flow := doc.Components.SecuritySchemes["OAuthLogin"].Value.Flows.Password
+		if flow == nil || flow.TokenURL != "/api/auth/login" {
+			t.Errorf("OAuthLogin password flow %+v, want tokenUrl /api/auth/login", flow)
+		}
+	})
+
+	t.Run("passwords are documented as such and no response carries one", func(t *testing.T) {
+		t.Parallel()
+		if p := doc.Components.Schemas["CreateUserRequest"].Value.Properties["password"]; p == nil || p.Value.Format != "password" {
+			t.Errorf("CreateUserRequest.password is not format password")
+		}
+		user := doc.Components.Schemas["User"].Value
+		var props []string
+		for name := range user.Properties {
+			props = append(props, name)
+		}
+		slices.Sort(props)
+		if !slices.Equal(props, userKeys) {
+			t.Errorf("User has properties %v, want %v", props, userKeys)
+		}
+		if strings.Contains(string(raw), "password_hash") {
+			t.Error("the spec mentions password_hash")
+		}
+	})
+
+	t.Run("listUsers documents paging and every filter", func(t *testing.T) {
+		t.Parallel()
+		op := doc.Paths.Find("/api/users").Get
+		var names []string
+		for _, p := range op.Parameters {
+			names = append(names, p.Value.Name)
+		}
+		if !slices.Equal(names, []string{"page", "limit", "role", "q", "active"}) {
+			t.Errorf("parameters %v, want page, limit, role, q, active", names)
+		}
+		role := op.Parameters.GetByInAndName("query", "role")
+		if role == nil || len(role.Schema.Value.Enum) != 3 {
+			t.Errorf("role is not documented as the enum of the three roles")
+		}
+	})
+}
