@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/platform/database"
 )
 
 // User is a row of the users table.
@@ -21,6 +23,12 @@ type User struct {
 	Role         string    `bun:"role,notnull"`
 	Active       bool      `bun:"active,notnull"`
 	CreatedAt    time.Time `bun:"created_at,notnull,nullzero,default:current_timestamp"`
+}
+
+// Indexes declares the indexes the list filters use, as the migrations
+// create them.
+func (*User) Indexes() []database.Index {
+	return []database.Index{{Columns: []string{"role"}}, {Columns: []string{"active"}}}
 }
 
 // Roles a user can have.
