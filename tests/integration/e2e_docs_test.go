@@ -1,0 +1,108 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/asapjs/fiber-template/platform/docs/docstest"
+)
+
+// listUsersBlock is the Swagger UI block of the listUsers operation: its
+// id is operations-{tag}-{operationId}.
+const listUsersBlock = "#operations-Users-listUsers"
+
+// liveResponse is the row of the response the try-out got, below the
+// header row of the same table.
+const liveResponse = listUsersBlock + " .live-responses-table tbody .response"
+
+// TestDocsTryItOut drives the docs UI as a developer would: authorize with
+// the OAuth2 password flow, then try listUsers out and get the users.
+func TestDocsTryItOut(t *testing.T) {
+	t.Parallel()
+	a := newUserAPI(t, "sqlite:"+filepath.Join(t.TempDir(), "app.db"))
+	const email, password = "docs.user@example.com", "swagger-ui-pass-1"
+	a.signUp(t, map[string]any{"email": email, "name": "Docs User", "password": password})
+	// The browser resolves no name but localhost, and its resolver rules
+	// catch IP literals too, so the page is opened by that name.
+	base := strings.Replace(listenService(t, a.r), "127.0.0.1", "localhost", 1)
+
+	browser := docstest.Browser(t)
+	if err := docstest.WaitForOperations(browser, base+a.r.DocsURL(), []string{"List users", "Log in"}); err != nil {
+		docstest.Screenshot(browser, t, "loaded")
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(browser, docstest.WaitTimeout)
+	defer cancel()
+	poll := func(js string) chromedp.Action {
+		return chromedp.Poll(js, nil, chromedp.WithPollingInterval(100*time.Millisecond))
+	}
+	steps := []struct {
+		name    string
+		actions []chromedp.Action
+	}{
+		{"open the Authorize dialog", []chromedp.Action{
+			chromedp.Click(".auth-wrapper .btn.authorize", chromedp.ByQuery),
+			chromedp.WaitVisible("#oauth_username", chromedp.ByQuery),
+		}},
+		{"fill in the password flow and authorize", []chromedp.Action{
+			chromedp.SendKeys("#oauth_username", email, chromedp.ByQuery),
+			chromedp.SendKeys("#oauth_password", password, chromedp.ByQuery),
+			// The dialog lists both schemes; the button is the one of
+			// the OAuth2 scheme the fields belong to.
+			chromedp.Evaluate(`document.querySelector("#oauth_username").closest(".auth-container").querySelector(".btn.authorize").click()`, nil),
+			poll(`(localStorage.getItem("authorized") || "").includes("access_token")`),
+		}},
+		{"close the dialog", []chromedp.Action{
+			chromedp.Click(".modal-ux .close-modal", chromedp.ByQuery),
+			chromedp.WaitNotPresent(".modal-ux", chromedp.ByQuery),
+		}},
+		{"expand List users", []chromedp.Action{
+			chromedp.Click(listUsersBlock+" .opblock-summary-control", chromedp.ByQuery),
+			chromedp.WaitVisible(listUsersBlock+" .try-out__btn", chromedp.ByQuery),
+		}},
+		{"try it out and execute", []chromedp.Action{
+			chromedp.Click(listUsersBlock+" .try-out__btn", chromedp.ByQuery),
+			chromedp.WaitVisible(listUsersBlock+" .execute", chromedp.ByQuery),
+			chromedp.Click(listUsersBlock+" .execute", chromedp.ByQuery),
+			chromedp.WaitVisible(listUsersBlock+" .live-responses-table", chromedp.ByQuery),
+		}},
+	}
+	for _, s := range steps {
+		if err := chromedp.Run(ctx, s.actions...); err != nil {
+			docstest.Screenshot(browser, t, "failed")
+			t.Fatalf("%s: %v", s.name, err)
+		}
+	}
+
+	var status, body, curl string
+	err := chromedp.Run(ctx,
+		poll(fmt.Sprintf(`!!document.querySelector(%q)`, liveResponse+" .response-col_status")),
+		chromedp.Text(liveResponse+" .response-col_status", &status, chromedp.ByQuery),
+		chromedp.Text(liveResponse+" .response-col_description", &body, chromedp.ByQuery),
+		chromedp.Text(listUsersBlock+" .curl-command", &curl, chromedp.ByQuery),
+		chromedp.ScrollIntoView(listUsersBlock+" .live-responses-table", chromedp.ByQuery),
+	)
+	docstest.Screenshot(browser, t, "list-users")
+	if err != nil {
+		t.Fatalf("read the response: %v", err)
+	}
+	if strings.TrimSpace(status) != fmt.Sprint(http.StatusOK) {
+		t.Errorf("the response section shows status %q, want 200; body %s", status, body)
+	}
+	for _, want := range []string{`"data"`, email, `"total_elements": 1`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the response section does not show %s: %s", want, body)
+		}
+	}
+	if !strings.Contains(curl, "Authorization: Bearer ") {
+		t.Errorf("the request sent no bearer token: %s", curl)
+	}
+}
