@@ -123,3 +123,21 @@ func TestWithDotenv(t *testing.T) {
 		}
 	})
 }
+
+func TestEnvExampleLoads(t *testing.T) {
+	t.Parallel()
+	// .env.example is what "cp .env.example .env" gives a new service: it
+	// must parse, and its defaults must make a configuration that starts.
+	lookup, err := withDotenv(filepath.Join("..", "..", ".env.example"), env(nil))
+	if err != nil {
+		t.Fatalf("withDotenv: %v", err)
+	}
+	cfg, err := loadConfig(lookup)
+	if err != nil {
+		t.Fatalf("loadConfig from .env.example: %v", err)
+	}
+	if cfg.Port != 8080 || cfg.BasePath != "/api" || cfg.DatabaseURL != "" || cfg.Env != "development" {
+		t.Errorf("config from .env.example = port %d, base path %q, database %q, env %q; want the defaults",
+			cfg.Port, cfg.BasePath, cfg.DatabaseURL, cfg.Env)
+	}
+}
