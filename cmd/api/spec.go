@@ -41,7 +41,9 @@ func spec(ctx context.Context, cfg config, logger *slog.Logger, args []string, s
 		return fmt.Errorf("spec: unexpected argument %q (usage: api spec [-o file])", fs.Arg(0))
 	}
 
-	doc, err := buildSpec(ctx, cfg, logger)
+	// Building the router warns about serving concerns (an open docs UI)
+	// that mean nothing for a document written to a file.
+	doc, err := buildSpec(ctx, cfg, slog.New(errorsOnly{logger.Handler()}))
 	if err != nil {
 		return fmt.Errorf("spec: %w", err)
 	}
@@ -74,4 +76,19 @@ func buildSpec(ctx context.Context, cfg config, logger *slog.Logger) ([]byte, er
 		return nil, err
 	}
 	return r.SpecJSON(), nil
+}
+
+// errorsOnly passes on the records of its handler at level error and above.
+type errorsOnly struct{ slog.Handler }
+
+func (h errorsOnly) Enabled(ctx context.Context, level slog.Level) bool {
+	return level >= slog.LevelError && h.Handler.Enabled(ctx, level)
+}
+
+func (h errorsOnly) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return errorsOnly{h.Handler.WithAttrs(attrs)}
+}
+
+func (h errorsOnly) WithGroup(name string) slog.Handler {
+	return errorsOnly{h.Handler.WithGroup(name)}
 }

@@ -102,3 +102,19 @@ func keys(m map[string]json.RawMessage) []string {
 	}
 	return out
 }
+
+func TestSpecIsQuiet(t *testing.T) {
+	t.Parallel()
+	cfg, err := loadConfig(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	if err := spec(context.Background(), cfg, logger, nil, io.Discard, io.Discard); err != nil {
+		t.Fatalf("spec: %v", err)
+	}
+	if logs.Len() != 0 {
+		t.Errorf("spec logged serving warnings:\n%s", logs.String())
+	}
+}
