@@ -1,0 +1,222 @@
+package workflow
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// taskfile is the part of Taskfile.yml the tests read.
+type taskfile struct {
+	Version string                  `yaml:"version"`
+	Tasks   map[string]taskfileTask `yaml:"tasks"`
+}
+
+type taskfileTask struct {
+	Desc string `yaml:"desc"`
+	// Cmds holds strings, or maps with a cmd or task key.
+	Cmds []any `yaml:"cmds"`
+}
+
+// commands returns the shell commands of the task, in order.
+func (tk taskfileTask) commands() []string {
+	var out []string
+	for _, c := range tk.Cmds {
+		switch c := c.(type) {
+		case string:
+			out = append(out, c)
+		case map[string]any:
+			if cmd, ok := c["cmd"].(string); ok {
+				out = append(out, cmd)
+			}
+		}
+	}
+	return out
+}
+
+func loadTaskfile(t *testing.T) taskfile {
+	t.Helper()
+	var tf taskfile
+	if err := yaml.Unmarshal([]byte(readFile(t, "Taskfile.yml")), &tf); err != nil {
+		t.Fatalf("Taskfile.yml is not YAML: %v", err)
+	}
+	return tf
+}
+
+var (
+	// goToolRun matches a pinned tool run: go tool -modfile=go.tool.mod NAME.
+	goToolRun = regexp.MustCompile(`go tool -modfile=go\.tool\.mod ([\w.-]+)`)
+	// anyGoTool matches every go tool run, pinned or not.
+	anyGoTool = regexp.MustCompile(`go tool (\S+)`)
+	// localPath matches a ./path argument, such as ./... or ./cmd/api.
+	localPath = regexp.MustCompile(`(?:^|\s)(\./[^\s'"|;&)]*)`)
+	// apiSubcommand matches go run ./cmd/api SUBCOMMAND.
+	apiSubcommand = regexp.MustCompile(`go run \./cmd/api(?:\s+([a-z]+))?`)
+)
+
+func TestTaskfile(t *testing.T) {
+	t.Parallel()
+	tf := loadTaskfile(t)
+
+	t.Run("it uses the version 3 schema", func(t *testing.T) {
+		if tf.Version != "3" {
+			t.Errorf("version = %q, want '3'", tf.Version)
+		}
+	})
+
+	t.Run("it has the daily tasks", func(t *testing.T) {
+		for _, name := range []string{
+			"dev", "run", "test", "test:integration", "test:e2e", "bench", "lint", "fmt", "build",
+			"migrate:up", "migrate:down", "migrate:status", "spec",
+			"docker:build", "compose:up", "compose:down",
+		} {
+			if _, ok := tf.Tasks[name]; !ok {
+				t.Errorf("no task %q", name)
+			}
+		}
+	})
+
+	t.Run("every task says what it does", func(t *testing.T) {
+		for name, tk := range tf.Tasks {
+			if strings.TrimSpace(tk.Desc) == "" {
+				t.Errorf("task %q has no desc", name)
+			}
+		}
+	})
+
+	t.Run("task test is the README's test command", func(t *testing.T) {
+		if got := tf.Tasks["test"].commands(); !slices.Equal(got, []string{"go test ./..."}) {
+			t.Errorf("task test runs %q, want exactly go test ./...", got)
+		}
+	})
+
+	t.Run("task test:e2e runs the browser tests", func(t *testing.T) {
+		want := "go test -run 'Browser|E2E|UI' ./platform/docs/... ./tests/integration/..."
+		if got := tf.Tasks["test:e2e"].commands(); !slices.Equal(got, []string{want}) {
+			t.Errorf("task test:e2e runs %q, want %q", got, want)
+		}
+	})
+
+	t.Run("task build builds as the Dockerfile does", func(t *testing.T) {
+		cmds := strings.Join(tf.Tasks["build"].commands(), "\n")
+		for _, want := range []string{"-trimpath", "./cmd/api", "-o bin/api"} {
+			if !strings.Contains(cmds, want) {
+				t.Errorf("task build lacks %s: %s", want, cmds)
+			}
+		}
+		if !strings.Contains(readFile(t, "Taskfile.yml"), "CGO_ENABLED: '0'") {
+			t.Error("task build does not set CGO_ENABLED to 0")
+		}
+	})
+
+	t.Run("every ./path it names exists", func(t *testing.T) {
+		forEachCommand(tf, func(task, cmd string) {
+			for _, m := range localPath.FindAllStringSubmatch(cmd, -1) {
+				path := strings.TrimSuffix(strings.TrimSuffix(m[1], "..."), "/")
+				if path == "." {
+					continue
+				}
+				if !exists(t, path) {
+					t.Errorf("task %q names %s, which does not exist", task, m[1])
+				} else if strings.HasSuffix(m[1], "/...") && !hasGoFiles(t, path) {
+					t.Errorf("task %q names %s, which holds no Go package", task, m[1])
+				}
+			}
+		})
+	})
+
+	t.Run("every go run ./cmd/api subcommand is one the command dispatches", func(t *testing.T) {
+		main := readFile(t, "cmd/api/main.go")
+		forEachCommand(tf, func(task, cmd string) {
+			for _, m := range apiSubcommand.FindAllStringSubmatch(cmd, -1) {
+				if m[1] != "" && !strings.Contains(main, fmt.Sprintf("%q", m[1])) {
+					t.Errorf("task %q runs api %s, which cmd/api/main.go does not dispatch", task, m[1])
+				}
+			}
+		})
+	})
+
+	t.Run("every tool it runs is pinned in go.tool.mod", func(t *testing.T) {
+		tools := declaredTools(t)
+		forEachCommand(tf, func(task, cmd string) {
+			for _, m := range anyGoTool.FindAllStringSubmatch(cmd, -1) {
+				if m[1] != "-modfile=go.tool.mod" {
+					t.Errorf("task %q runs go tool %s without -modfile=go.tool.mod", task, m[1])
+				}
+			}
+			for _, m := range goToolRun.FindAllStringSubmatch(cmd, -1) {
+				if _, ok := tools[m[1]]; !ok {
+					t.Errorf("task %q runs tool %q, which go.tool.mod does not declare (it has %v)", task, m[1], sortedKeys(tools))
+				}
+			}
+		})
+	})
+
+	t.Run("the files it relies on exist", func(t *testing.T) {
+		for _, path := range []string{"go.tool.mod", "go.tool.sum", ".air.toml", "Dockerfile", "docker-compose.yml"} {
+			if !exists(t, path) {
+				t.Errorf("%s is missing", path)
+			}
+		}
+	})
+}
+
+func TestToolModfile(t *testing.T) {
+	t.Parallel()
+	tools := declaredTools(t)
+	for _, name := range []string{"task", "air", "staticcheck", "benchstat", "oapi-codegen"} {
+		if _, ok := tools[name]; !ok {
+			t.Errorf("go.tool.mod declares no tool %q (it has %v)", name, sortedKeys(tools))
+		}
+	}
+	if mod := readFile(t, "go.mod"); strings.Contains(mod, "\ntool") {
+		t.Error("go.mod declares tools: they belong in go.tool.mod, so that the service's go.mod stays its own")
+	}
+}
+
+func TestAirConfig(t *testing.T) {
+	t.Parallel()
+	air := readFile(t, ".air.toml")
+	for _, want := range []string{`cmd = "go build -o ./tmp/api ./cmd/api"`, `"./tmp/api"`, `exclude_regex = ["_test\\.go$"]`} {
+		if !strings.Contains(air, want) {
+			t.Errorf(".air.toml lacks %s", want)
+		}
+	}
+}
+
+func forEachCommand(tf taskfile, f func(task, cmd string)) {
+	for _, name := range sortedKeys(tf.Tasks) {
+		for _, cmd := range tf.Tasks[name].commands() {
+			f(name, cmd)
+		}
+	}
+}
+
+// hasGoFiles reports whether dir or a directory below it holds a .go file.
+func hasGoFiles(t *testing.T, dir string) bool {
+	t.Helper()
+	found := false
+	_ = filepath.WalkDir(filepath.Join(root(t), filepath.FromSlash(dir)), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
