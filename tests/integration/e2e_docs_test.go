@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,9 @@ func TestDocsTryItOut(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the response section does not show %s: %s", want, body)
 		}
+	}
+	for _, w := range leaks([]byte(body), slices.Concat(leakWords, []string{password})) {
+		t.Errorf("the response section reveals %q: %s", w, body)
 	}
 	if !strings.Contains(curl, "Authorization: Bearer ") {
 		t.Errorf("the request sent no bearer token: %s", curl)
