@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/asapjs/fiber-template/app/dto"
@@ -37,7 +38,7 @@ func (c *Users) Routes() []router.Route {
 			router.Description("Creates a user. Public: this is how a new user gets an account to log in with. "+
 				"The email is stored lower-cased and must be unique regardless of case."),
 			router.OperationID("createUser"),
-			router.Status(201),
+			router.Status(http.StatusCreated),
 			router.Errors(ErrEmailTaken)),
 		router.Get("/", c.list,
 			router.Title("List users"),
@@ -61,7 +62,7 @@ func (c *Users) Routes() []router.Route {
 			router.Title("Delete a user"),
 			router.Description("Deletes the user with the id; their email can sign up again."),
 			router.OperationID("deleteUser"),
-			router.Status(204),
+			router.Status(http.StatusNoContent),
 			router.Auth(),
 			router.Errors(ErrUserNotFound)),
 	}
