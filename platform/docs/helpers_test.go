@@ -11,6 +11,7 @@ import (
 	"path"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -115,6 +116,6 @@ func serve(t *testing.T, app *fiber.App) string {
 		t.Fatal(err)
 	}
 	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
+	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
 }

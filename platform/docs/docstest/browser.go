@@ -1,0 +1,70 @@
+package docstest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// DefaultChromiumPath is where Debian's chromium package installs the
+// browser. The CHROMIUM_PATH environment variable overrides it.
+const DefaultChromiumPath = "/usr/bin/chromium"
+
+// Browser starts a fresh headless Chromium for t and returns a chromedp
+// context of one tab in it; the browser is closed when t ends. It skips t
+// when no browser is installed, or fails t when the CI environment variable
+// is set, so that CI never passes by skipping.
+//
+// The browser has a throwaway profile, no background traffic, and resolves
+// no host name but localhost: a page under test that reaches for the
+// network fails visibly instead of loading from the internet.
+func Browser(t testing.TB) context.Context {
+	t.Helper()
+	path := os.Getenv("CHROMIUM_PATH")
+	if path == "" {
+		path = DefaultChromiumPath
+	}
+	if _, err := exec.LookPath(path); err != nil {
+		msg := "docstest: no Chromium at " + path + " (" + err.Error() + "): install the chromium Debian package (apt-get install chromium) or set CHROMIUM_PATH"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 1024),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	// Registered after TempDir, so it runs first: the browser has exited
+	// before its profile directory is removed.
+	t.Cleanup(func() {
+		// Closing the browser gracefully lets it finish writing its
+		// profile; killing it leaves files being written under the
+		// directory being removed.
+		_ = chromedp.Cancel(ctx)
+		cancelTab()
+		cancelAlloc()
+	})
+	// The first Run launches the browser; doing it here reports a browser
+	// that cannot start apart from the page under test.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("docstest: start Chromium at %s: %v", path, err)
+	}
+	return ctx
+}
