@@ -52,9 +52,14 @@ func fromBinaries(ctx context.Context) (server, error) {
 				"the tests run as root, which PostgreSQL refuses, and there is no postgres user to run %s as (%v)", bindir, err)}}
 		}
 	}
-	dir, err := os.MkdirTemp(os.TempDir(), "pgtest-")
+	removeAbandoned()
+	dir, err := os.MkdirTemp(os.TempDir(), dirPattern)
 	if err != nil {
 		return nil, fmt.Errorf("create PostgreSQL directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("mark PostgreSQL directory: %w", err)
 	}
 	s := &localServer{bindir: bindir, dir: dir, owner: o}
 	if err := s.init(ctx); err != nil {
@@ -70,6 +75,32 @@ func fromBinaries(ctx context.Context) (server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// The temporary directory of a cluster is named after dirPattern and holds
+// ownerFile, the process id of the test binary that made it.
+const (
+	dirPattern = "pgtest-"
+	ownerFile  = "pgtest.pid"
+)
+
+// removeAbandoned removes the cluster directories of test binaries that
+// died without tearing down, killed by their timeout say; their servers
+// died with them (see procAttr). Directories without an owner file, or
+// whose owner still runs, are left alone.
+func removeAbandoned() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPattern+"*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || pid == os.Getpid() || !processGone(pid) {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // findBindir returns the first directory holding initdb and postgres among

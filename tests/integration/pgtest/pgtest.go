@@ -136,8 +136,8 @@ func (h *harness) teardown() error {
 }
 
 // server returns the running server, starting it on first use. It skips t
-// when no server is available, or fails it when CI is set. The caller must
-// hold h.mu.
+// when no server is available, or fails it when CI is set, both of which
+// exit the goroutine: the caller must hold h.mu and release it by defer.
 func (h *harness) server(t testing.TB) server {
 	t.Helper()
 	if !h.inMain {
@@ -196,12 +196,7 @@ func inCI() bool {
 // environment variable is set.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
-	shared.mu.Lock()
-	srv := shared.server(t)
-	shared.seq++
-	name := databaseName(t.Name(), shared.seq)
-	shared.mu.Unlock()
-
+	srv, name := shared.nextDatabase(t)
 	admin := srv.adminURL()
 	ctx, cancel := context.WithTimeout(context.Background(), statementTimeout)
 	defer cancel()
@@ -220,6 +215,17 @@ func NewDatabase(t testing.TB) string {
 		t.Fatalf("pgtest: %v", err)
 	}
 	return dsn
+}
+
+// nextDatabase returns the server and a new database name for t. The lock
+// is released by defer, as skipping or failing t exits the goroutine.
+func (h *harness) nextDatabase(t testing.TB) (server, string) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	srv := h.server(t)
+	h.seq++
+	return srv, databaseName(t.Name(), h.seq)
 }
 
 // Stop shuts the PostgreSQL server down, keeping its data and port, so t

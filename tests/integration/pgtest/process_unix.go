@@ -2,7 +2,10 @@
 
 package pgtest
 
-import "syscall"
+import (
+	"errors"
+	"syscall"
+)
 
 // procAttr runs a server process as o, when set. Only Linux can tie the
 // server's life to the test binary's.
@@ -11,4 +14,9 @@ func procAttr(o *owner) *syscall.SysProcAttr {
 		return nil
 	}
 	return &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: o.uid, Gid: o.gid, Groups: []uint32{}}}
+}
+
+// processGone reports whether no process has the id pid.
+func processGone(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

@@ -1,6 +1,9 @@
 package pgtest
 
-import "syscall"
+import (
+	"errors"
+	"syscall"
+)
 
 // procAttr runs a server process as o, when set, and has the kernel
 // interrupt it, a fast shutdown for the postmaster, if the test binary dies.
@@ -10,4 +13,9 @@ func procAttr(o *owner) *syscall.SysProcAttr {
 		attr.Credential = &syscall.Credential{Uid: o.uid, Gid: o.gid, Groups: []uint32{}}
 	}
 	return attr
+}
+
+// processGone reports whether no process has the id pid.
+func processGone(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
