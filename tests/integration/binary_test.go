@@ -1,0 +1,193 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// apiPackage is the command the binary tests build.
+const apiPackage = "github.com/asapjs/fiber-template/cmd/api"
+
+// TestBinary runs cmd/api as a deployment would: a built binary configured
+// by its environment and stopped by a signal.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cmd/api; skipped with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("stops the binary with SIGTERM, which Windows lacks")
+	}
+	t.Parallel()
+	bin := buildAPI(t)
+
+	t.Run("it stops with status 0 soon after SIGTERM", func(t *testing.T) {
+		t.Parallel()
+		port := freePort(t)
+		api := startAPI(t, bin, map[string]string{
+			"HOST":         "127.0.0.1",
+			"PORT":         strconv.Itoa(port),
+			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
+			"JWT_SECRET":   "integration-test-secret",
+		})
+		api.waitHealthy(t, port)
+
+		if err := api.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatalf("send SIGTERM: %v", err)
+		}
+		const promptly = 5 * time.Second // well under the 15s shutdown timeout
+		select {
+		case <-api.done:
+			if api.err != nil {
+				t.Fatalf("exit after SIGTERM: %v, want status 0\n%s", api.err, api.output())
+			}
+		case <-time.After(promptly):
+			t.Fatalf("still running %v after SIGTERM\n%s", promptly, api.output())
+		}
+	})
+
+	t.Run("it refuses APP_ENV=production without JWT_SECRET", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Env = apiEnv(map[string]string{
+			"APP_ENV":      "production",
+			"HOST":         "127.0.0.1",
+			"PORT":         strconv.Itoa(freePort(t)),
+			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
+		})
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+			t.Fatalf("run: %v, want a non-zero exit status\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "JWT_SECRET") {
+			t.Errorf("output does not name JWT_SECRET:\n%s", out)
+		}
+	})
+}
+
+// buildAPI builds cmd/api into t's temporary directory.
+func buildAPI(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to build %s: %v", apiPackage, err)
+	}
+	bin := filepath.Join(t.TempDir(), "api")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, goTool, "build", "-o", bin, apiPackage).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build %s: %v\n%s", apiPackage, err, out)
+	}
+	return bin
+}
+
+// apiEnv is a minimal environment with the given configuration, so nothing
+// from the test's own environment configures the binary.
+func apiEnv(config map[string]string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	if tmp, ok := os.LookupEnv("TMPDIR"); ok {
+		env = append(env, "TMPDIR="+tmp)
+	}
+	for k, v := range config {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// apiProcess is a running cmd/api binary.
+type apiProcess struct {
+	cmd  *exec.Cmd
+	logs string        // file holding its output
+	done chan struct{} // closed once it has exited
+	err  error         // its exit, once done is closed
+}
+
+// startAPI starts the binary with its output in a file. The process is
+// killed if it outlives t.
+func startAPI(t *testing.T, bin string, config map[string]string) *apiProcess {
+	t.Helper()
+	p := &apiProcess{logs: filepath.Join(t.TempDir(), "api.log"), done: make(chan struct{})}
+	out, err := os.Create(p.logs)
+	if err != nil {
+		t.Fatalf("create log: %v", err)
+	}
+	t.Cleanup(func() { out.Close() })
+	p.cmd = exec.Command(bin)
+	p.cmd.Env = apiEnv(config)
+	p.cmd.Stdout, p.cmd.Stderr = out, out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// output returns what the binary has written so far, for failure messages.
+func (p *apiProcess) output() string {
+	b, err := os.ReadFile(p.logs)
+	if err != nil {
+		return fmt.Sprintf("(no output: %v)", err)
+	}
+	return string(b)
+}
+
+// waitHealthy polls the health check at port until it answers 200, failing
+// t if the process exits first or takes too long.
+func (p *apiProcess) waitHealthy(t *testing.T, port int) {
+	t.Helper()
+	url := fmt.Sprintf("http://127.0.0.1:%d/health-check", port)
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.After(30 * time.Second)
+	for {
+		if res, err := client.Get(url); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("exited before answering %s: %v\n%s", url, p.err, p.output())
+		case <-deadline:
+			t.Fatalf("no 200 from %s within 30s\n%s", url, p.output())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// freePort returns a loopback port nothing listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("find a free port: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}

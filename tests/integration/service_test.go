@@ -1,0 +1,215 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+// inMemory is the database of tests whose routes never touch one: they run
+// even where no PostgreSQL is available.
+const inMemory = "sqlite::memory:"
+
+// backend is a database the service can run on, as a DSN made for one test.
+type backend struct {
+	name string
+	dsn  func(t *testing.T) string
+}
+
+// backends lists the databases the database-facing suites run against.
+func backends() []backend {
+	return []backend{
+		{"a fresh PostgreSQL database", func(t *testing.T) string { return pgtest.NewDatabase(t) }},
+		{"a SQLite file named with sqlite:", func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "app.db") }},
+		{"a SQLite file named with file:", func(t *testing.T) string { return "file:" + filepath.Join(t.TempDir(), "app.db") }},
+		{"an in-memory SQLite database", func(*testing.T) string { return inMemory }},
+	}
+}
+
+// newService opens the database at dsn and builds the service on it, as
+// cmd/api does; the database is closed when t ends. Unless cfg has a
+// logger, the service logs to t's output.
+func newService(t *testing.T, dsn string, cfg router.Config) *router.Router {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	db, err := database.Open(ctx, dsn)
+	if err != nil {
+		t.Fatalf("open database: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("close database: %v", err)
+		}
+	})
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
+	}
+	r, err := app.New(db, cfg)
+	if err != nil {
+		t.Fatalf("build service: %v", err)
+	}
+	return r
+}
+
+// response is an answer of the service, read in full.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// send runs one request through the service's HTTP server, in process.
+func send(t *testing.T, r *router.Router, method, path string, body []byte) response {
+	t.Helper()
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := r.App().Test(req, -1)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// serve runs the service on a loopback port until t ends and returns its
+// base URL, for what only a real connection shows: fasthttp answers an
+// oversized body before the application sees it, and App().Test reports
+// that as an error rather than the answer.
+func serve(t *testing.T, r *router.Router) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- r.App().Listener(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// fetch sends one request to the service running at base.
+func fetch(t *testing.T, base, method, path string, body []byte) response {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", method, path, err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// mediaType is the response's media type without parameters.
+func (res response) mediaType(t *testing.T) string {
+	t.Helper()
+	mt, _, err := mime.ParseMediaType(res.header.Get("Content-Type"))
+	if err != nil {
+		t.Fatalf("Content-Type %q: %v", res.header.Get("Content-Type"), err)
+	}
+	return mt
+}
+
+// wantJSON checks a 200 JSON answer whose body equals want, key for key.
+func (res response) wantJSON(t *testing.T, want map[string]any) {
+	t.Helper()
+	if res.status != http.StatusOK {
+		t.Fatalf("status %d, want 200; body %s", res.status, res.body)
+	}
+	if mt := res.mediaType(t); mt != "application/json" {
+		t.Errorf("media type %q, want application/json", mt)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(res.body, &got); err != nil {
+		t.Fatalf("decode body %s: %v", res.body, err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("body %s, want %v", res.body, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("body %s: %q is %v, want %v", res.body, k, got[k], v)
+		}
+	}
+}
+
+// wantProblem checks a problem details answer with one of the statuses and
+// returns it.
+func (res response) wantProblem(t *testing.T, statuses ...int) problem.Problem {
+	t.Helper()
+	ok := false
+	for _, s := range statuses {
+		ok = ok || res.status == s
+	}
+	if !ok {
+		t.Fatalf("status %d, want one of %v; body %s", res.status, statuses, res.body)
+	}
+	if mt := res.mediaType(t); mt != problem.ContentType {
+		t.Errorf("media type %q, want %s", mt, problem.ContentType)
+	}
+	var p problem.Problem
+	if err := json.Unmarshal(res.body, &p); err != nil {
+		t.Fatalf("decode problem %s: %v", res.body, err)
+	}
+	if p.Status != res.status {
+		t.Errorf("problem status %d differs from the HTTP status %d", p.Status, res.status)
+	}
+	if p.Type == "" || p.Title == "" {
+		t.Errorf("problem %s lacks a type or a title", res.body)
+	}
+	return p
+}
+
+// wantHidden fails t if the body holds any of the words, case aside:
+// internals a client must never see.
+func (res response) wantHidden(t *testing.T, words ...string) {
+	t.Helper()
+	lower := strings.ToLower(string(res.body))
+	for _, w := range words {
+		if strings.Contains(lower, strings.ToLower(w)) {
+			t.Errorf("body %s reveals %q", res.body, w)
+		}
+	}
+}
