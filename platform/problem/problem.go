@@ -24,9 +24,9 @@ type Problem struct {
 	// HTTP status says it all.
 	Type string `json:"type" doc:"URI reference identifying the problem type" example:"about:blank" validate:"required"`
 	// Title is a short summary that does not change between occurrences.
-	Title string `json:"title" doc:"Short, human-readable summary of the problem type" example:"Not Found" validate:"required"`
+	Title string `json:"title" doc:"Short, human-readable summary of the problem type" validate:"required"`
 	// Status repeats the HTTP status code.
-	Status int `json:"status" doc:"HTTP status code" format:"int32" example:"404" validate:"required"`
+	Status int `json:"status" doc:"HTTP status code" format:"int32" minimum:"400" maximum:"599" validate:"required"`
 	// Detail explains this occurrence.
 	Detail string `json:"detail,omitempty" doc:"Explanation specific to this occurrence"`
 	// Code is the stable, machine-readable code of a declared error.

@@ -229,7 +229,7 @@ func TestProblemsExtension(t *testing.T) {
 			t.Fatalf("no %s schema in %s", router.ProblemCodeSchema, r.SpecJSON())
 		}
 		got, _ := json.Marshal(codes.Enum)
-		if want := `["database_unavailable","email_taken","thing_not_found"]`; string(got) != want {
+		if want := `["database_unavailable","email_taken","thing_not_found","unauthorized"]`; string(got) != want {
 			t.Errorf("enum = %s, want %s", got, want)
 		}
 		if !strings.Contains(codes.Description, "`email_taken` (409): Email taken") {

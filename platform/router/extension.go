@@ -85,7 +85,7 @@ const ProblemCodeSchema = "ProblemCode"
 // NewProblemsExtension returns the error extension for the declared errors
 // errs. Two errors with one code but another status or title fail New.
 func NewProblemsExtension(errs ...*problem.Error) *ProblemsExtension {
-	return &ProblemsExtension{errs: append([]*problem.Error{errDatabaseUnavailable}, errs...)}
+	return &ProblemsExtension{errs: append([]*problem.Error{errDatabaseUnavailable, errUnauthorized}, errs...)}
 }
 
 // Name identifies the extension.

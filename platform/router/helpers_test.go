@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -48,7 +49,7 @@ func listen(t *testing.T, r *router.Router) string {
 		t.Fatal(err)
 	}
 	go func() { _ = r.App().Listener(ln) }()
-	t.Cleanup(func() { _ = r.App().Shutdown() })
+	t.Cleanup(func() { _ = r.App().ShutdownWithTimeout(5 * time.Second) })
 	return "http://" + ln.Addr().String()
 }
 
