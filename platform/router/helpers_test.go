@@ -3,6 +3,7 @@ package router_test
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,9 @@ import (
 // newRouter builds a router or fails the test.
 func newRouter(t *testing.T, cfg router.Config) *router.Router {
 	t.Helper()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 	r, err := router.New(cfg)
 	if err != nil {
 		t.Fatalf("router.New: %v", err)
