@@ -108,7 +108,7 @@ func TestGeneratedClient(t *testing.T) {
 	}
 	t.Parallel()
 	a := newUserAPI(t, "sqlite:"+filepath.Join(t.TempDir(), "app.db"))
-	base := listenService(t, a.r)
+	base := serve(t, a.r)
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"flag"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -134,41 +133,14 @@ func newLibraryRouter(t *testing.T, db *bun.DB, cfg router.Config) *router.Route
 	return r
 }
 
-// devResponse is an answer of the router, read in full.
-type devResponse struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-// decode asserts the status and a JSON body and decodes it into v.
-func (res devResponse) decode(t *testing.T, status int, v any) {
-	t.Helper()
-	if res.status != status {
-		t.Fatalf("status %d, want %d: %s", res.status, status, res.body)
-	}
-	if err := json.Unmarshal(res.body, v); err != nil {
-		t.Fatalf("decode %s: %v", res.body, err)
-	}
-}
-
 // getAs sends GET path with an Authorization header unless it is empty.
-func getAs(t *testing.T, r *router.Router, path, authorization string) devResponse {
+func getAs(t *testing.T, r *router.Router, path, authorization string) response {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	if authorization != "" {
 		req.Header.Set("Authorization", authorization)
 	}
-	res, err := r.App().Test(req, -1)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("GET %s: read body: %v", path, err)
-	}
-	return devResponse{status: res.StatusCode, header: res.Header, body: b}
+	return do(t, r, req)
 }
 
 // catalog lists the tables or indexes of the current schema, as the

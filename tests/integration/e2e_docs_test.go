@@ -32,7 +32,7 @@ func TestDocsTryItOut(t *testing.T) {
 	a.signUp(t, map[string]any{"email": email, "name": "Docs User", "password": password})
 	// The browser resolves no name but localhost, and its resolver rules
 	// catch IP literals too, so the page is opened by that name.
-	base := strings.Replace(listenService(t, a.r), "127.0.0.1", "localhost", 1)
+	base := strings.Replace(serve(t, a.r), "127.0.0.1", "localhost", 1)
 
 	browser := docstest.Browser(t)
 	if err := docstest.WaitForOperations(browser, base+a.r.DocsURL(), []string{"List users", "Log in"}); err != nil {

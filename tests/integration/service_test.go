@@ -82,14 +82,21 @@ func send(t *testing.T, r *router.Router, method, path string, body []byte) resp
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return do(t, r, req)
+}
+
+// do runs req through the service's HTTP server, in process, and reads the
+// answer in full.
+func do(t *testing.T, r *router.Router, req *http.Request) response {
+	t.Helper()
 	res, err := r.App().Test(req, -1)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, path, err)
+		t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
 	}
 	return response{status: res.StatusCode, header: res.Header, body: b}
 }

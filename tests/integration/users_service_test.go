@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -388,27 +387,4 @@ func mintToken(t *testing.T, secret []byte, claims jwt.Claims) string {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// listenService serves r on a real listener on 127.0.0.1 and returns its
-// base URL; the server shuts down when t ends.
-func listenService(t *testing.T, r *router.Router) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- r.App().Listener(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := r.Shutdown(ctx); err != nil {
-			t.Errorf("shutdown: %v", err)
-		}
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	return "http://" + ln.Addr().String()
 }
