@@ -122,26 +122,26 @@ func token(b *testing.B) string {
 }
 
 // serve runs the application's request handler in process, the path a
-// request takes once fasthttp has parsed it, and checks every answer.
+// request takes once fasthttp has parsed it, and checks every answer. One
+// goroutine keeps the measurement steady; wrk covers concurrency (see
+// README.md).
 func serve(b *testing.B, app *fiber.App, bearer string) {
 	h := app.Handler()
+	var ctx fasthttp.RequestCtx
 	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		var ctx fasthttp.RequestCtx
-		for pb.Next() {
-			ctx.Request.Reset()
-			ctx.Response.Reset()
-			ctx.Request.Header.SetMethod(fiber.MethodGet)
-			ctx.Request.SetRequestURI(target)
-			if bearer != "" {
-				ctx.Request.Header.Set(fiber.HeaderAuthorization, "Bearer "+bearer)
-			}
-			h(&ctx)
-			if ctx.Response.StatusCode() != http.StatusOK {
-				b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
-			}
+	for b.Loop() {
+		ctx.Request.Reset()
+		ctx.Response.Reset()
+		ctx.Request.Header.SetMethod(fiber.MethodGet)
+		ctx.Request.SetRequestURI(target)
+		if bearer != "" {
+			ctx.Request.Header.Set(fiber.HeaderAuthorization, "Bearer "+bearer)
 		}
-	})
+		h(&ctx)
+		if ctx.Response.StatusCode() != http.StatusOK {
+			b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
+		}
+	}
 }
 
 // BenchmarkList compares the list route across implementations; run with

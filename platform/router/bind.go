@@ -234,22 +234,24 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		bits := t.Bits()
+		store := intStore(t.Kind())
 		return func(p unsafe.Pointer, raw []byte) error {
 			v, err := strconv.ParseInt(string(raw), 10, bits)
 			if err != nil {
 				return fmt.Errorf("must be a base-10 integer that fits %d bits", bits)
 			}
-			reflect.NewAt(t, p).Elem().SetInt(v)
+			store(p, v)
 			return nil
 		}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		bits := t.Bits()
+		store := uintStore(t.Kind())
 		return func(p unsafe.Pointer, raw []byte) error {
 			v, err := strconv.ParseUint(string(raw), 10, bits)
 			if err != nil {
 				return fmt.Errorf("must be a non-negative base-10 integer that fits %d bits", bits)
 			}
-			reflect.NewAt(t, p).Elem().SetUint(v)
+			store(p, v)
 			return nil
 		}, nil
 	case reflect.Float32, reflect.Float64:
@@ -259,7 +261,11 @@ func scalarSetter(t reflect.Type) (setter, error) {
 			if err != nil {
 				return errors.New("must be a number")
 			}
-			reflect.NewAt(t, p).Elem().SetFloat(v)
+			if bits == 32 {
+				*(*float32)(p) = float32(v)
+			} else {
+				*(*float64)(p) = v
+			}
 			return nil
 		}, nil
 	case reflect.Pointer:
@@ -269,15 +275,50 @@ func scalarSetter(t reflect.Type) (setter, error) {
 			return nil, err
 		}
 		return func(p unsafe.Pointer, raw []byte) error {
-			v := reflect.New(elem)
-			if err := inner(v.UnsafePointer(), raw); err != nil {
+			v := reflect.New(elem).UnsafePointer()
+			if err := inner(v, raw); err != nil {
 				return err
 			}
-			reflect.NewAt(t, p).Elem().Set(v)
+			// A pointer field is one pointer word: store the new value's
+			// address in it.
+			*(*unsafe.Pointer)(p) = v
 			return nil
 		}, nil
 	}
 	return nil, fmt.Errorf("unsupported type %s", t)
+}
+
+// intStore writes a parsed signed integer into a field of kind k; the
+// parser already checked that it fits.
+func intStore(k reflect.Kind) func(p unsafe.Pointer, v int64) {
+	switch k {
+	case reflect.Int8:
+		return func(p unsafe.Pointer, v int64) { *(*int8)(p) = int8(v) }
+	case reflect.Int16:
+		return func(p unsafe.Pointer, v int64) { *(*int16)(p) = int16(v) }
+	case reflect.Int32:
+		return func(p unsafe.Pointer, v int64) { *(*int32)(p) = int32(v) }
+	case reflect.Int64:
+		return func(p unsafe.Pointer, v int64) { *(*int64)(p) = v }
+	default:
+		return func(p unsafe.Pointer, v int64) { *(*int)(p) = int(v) }
+	}
+}
+
+// uintStore writes a parsed unsigned integer into a field of kind k.
+func uintStore(k reflect.Kind) func(p unsafe.Pointer, v uint64) {
+	switch k {
+	case reflect.Uint8:
+		return func(p unsafe.Pointer, v uint64) { *(*uint8)(p) = uint8(v) }
+	case reflect.Uint16:
+		return func(p unsafe.Pointer, v uint64) { *(*uint16)(p) = uint16(v) }
+	case reflect.Uint32:
+		return func(p unsafe.Pointer, v uint64) { *(*uint32)(p) = uint32(v) }
+	case reflect.Uint64:
+		return func(p unsafe.Pointer, v uint64) { *(*uint64)(p) = v }
+	default:
+		return func(p unsafe.Pointer, v uint64) { *(*uint)(p) = uint(v) }
+	}
 }
 
 // sliceSetter returns the setter of a slice bound from repeated values.

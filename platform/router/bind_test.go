@@ -6,6 +6,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/asapjs/fiber-template/platform/router"
@@ -235,5 +236,44 @@ func TestNoContentRoutesAnswer204WithoutABody(t *testing.T) {
 	resp, body := send(t, r, http.MethodDelete, "/b/items/9", "", "")
 	if resp.StatusCode != http.StatusNoContent || len(body) != 0 {
 		t.Fatalf("status %d body %q, want 204 and no body", resp.StatusCode, body)
+	}
+}
+
+type kindsQuery struct {
+	I8  int8     `query:"i8"`
+	I16 int16    `query:"i16"`
+	I32 int32    `query:"i32"`
+	U   uint     `query:"u"`
+	U8  uint8    `query:"u8"`
+	U16 uint16   `query:"u16"`
+	U32 uint32   `query:"u32"`
+	U64 uint64   `query:"u64"`
+	F32 float32  `query:"f32"`
+	PI  *int     `query:"pi"`
+	PS  *string  `query:"ps"`
+	TS  []string `query:"ts"`
+}
+
+func TestEveryScalarKindIsBoundAndRangeChecked(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/k", Declared: []router.Route{
+		router.Get("/", func(c *router.Ctx, in *kindsQuery) (*kindsQuery, error) { return in, nil }),
+	}}}})
+	resp, body := get(t, r, "/k?i8=-128&i16=32767&i32=-5&u=7&u8=255&u16=65535&u32=4000000000&u64=18446744073709551615&f32=1.5&pi=-3&ps=hi&ts=a&ts=b")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	got := decode[kindsQuery](t, body)
+	if got.I8 != -128 || got.I16 != 32767 || got.I32 != -5 || got.U != 7 || got.U8 != 255 || got.U16 != 65535 ||
+		got.U32 != 4000000000 || got.U64 != 18446744073709551615 || got.F32 != 1.5 || got.PI == nil || *got.PI != -3 ||
+		got.PS == nil || *got.PS != "hi" || len(got.TS) != 2 {
+		t.Fatalf("bound %+v", got)
+	}
+	for _, q := range []string{"i8=128", "i16=-32769", "i32=2147483648", "u=-1", "u8=256", "u16=65536", "u32=4294967296", "u64=18446744073709551616", "f32=x", "pi=1.0"} {
+		t.Run(q+" is a 400 naming the field", func(t *testing.T) {
+			field, _, _ := strings.Cut(q, "=")
+			resp, body := get(t, r, "/k?"+q)
+			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), field)
+		})
 	}
 }
