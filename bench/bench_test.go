@@ -1,131 +1,20 @@
 package bench
 
 import (
-	"log/slog"
+	"io"
 	"net/http"
-	"strconv"
+	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/cors"
-	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
-	"github.com/golang-jwt/jwt/v5"
 	"github.com/valyala/fasthttp"
-
-	"github.com/asapjs/fiber-template/platform/paging"
-	"github.com/asapjs/fiber-template/platform/router"
 )
-
-// user is the item the list route returns.
-type user struct {
-	ID     int64  `json:"id"`
-	Email  string `json:"email"`
-	Name   string `json:"name"`
-	Role   string `json:"role"`
-	Active bool   `json:"active"`
-}
-
-var users = []user{
-	{1, "ann@example.com", "Ann", "admin", true},
-	{2, "bob@example.com", "Bob", "member", true},
-	{3, "cy@example.com", "Cy", "guest", false},
-}
-
-// listQuery is the typed input of the list route.
-type listQuery struct {
-	paging.Query
-	Role   string `query:"role" validate:"omitempty,oneof=admin member guest"`
-	Q      string `query:"q" validate:"max=100"`
-	Active *bool  `query:"active"`
-}
-
-func list(c *router.Ctx, in *listQuery) (*paging.Page[user], error) {
-	p := paging.New(users, 45, c.Paging())
-	return &p, nil
-}
-
-const (
-	target = "/api/users?page=1&limit=10&role=admin&q=ann&active=true"
-	secret = "bench-secret-0123456789abcdef0123"
-)
-
-// rawApp is the baseline: the same route written by hand on plain Fiber,
-// doing the same parsing and checks the router does.
-func rawApp(withMiddleware bool) *fiber.App {
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
-	if withMiddleware {
-		app.Use(requestid.New(), recover.New(), cors.New())
-	}
-	app.Get("/api/users", func(c *fiber.Ctx) error {
-		page, err := strconv.Atoi(c.Query("page", "0"))
-		if err != nil || page < 0 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "page"})
-		}
-		limit, err := strconv.Atoi(c.Query("limit", "20"))
-		if err != nil || limit < 1 || limit > 100 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "limit"})
-		}
-		var q listQuery
-		q.Page, q.Limit = page, limit
-		q.Role = c.Query("role")
-		switch q.Role {
-		case "", "admin", "member", "guest":
-		default:
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "role"})
-		}
-		q.Q = c.Query("q")
-		if len(q.Q) > 100 {
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "q"})
-		}
-		if v := c.Query("active"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "active"})
-			}
-			q.Active = &b
-		}
-		return c.JSON(paging.New(users, 45, paging.Paging{Page: page, Limit: limit}))
-	})
-	return app
-}
-
-// routerApp declares the route through the router, optionally behind JWT.
-func routerApp(b *testing.B, auth bool) *fiber.App {
-	opts := []router.Option{router.Title("List users")}
-	if auth {
-		opts = append(opts, router.Auth())
-	}
-	r, err := router.New(router.Config{
-		BasePath:  "/api",
-		JWTSecret: []byte(secret),
-		Logger:    slog.New(slog.DiscardHandler),
-		Controllers: []router.Controller{router.Group{Path: "/users", Name: "Users", Declared: []router.Route{
-			router.Get("/", list, opts...),
-		}}},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r.App()
-}
-
-func token(b *testing.B) string {
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
-		Subject: "1", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)),
-	}).SignedString([]byte(secret))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return s
-}
 
 // serve runs the application's request handler in process, the path a
 // request takes once fasthttp has parsed it, and checks every answer. One
 // goroutine keeps the measurement steady; wrk covers concurrency (see
 // README.md).
-func serve(b *testing.B, app *fiber.App, bearer string) {
+func serve(b *testing.B, app *fiber.App, authorization string) {
 	h := app.Handler()
 	var ctx fasthttp.RequestCtx
 	b.ReportAllocs()
@@ -133,10 +22,8 @@ func serve(b *testing.B, app *fiber.App, bearer string) {
 		ctx.Request.Reset()
 		ctx.Response.Reset()
 		ctx.Request.Header.SetMethod(fiber.MethodGet)
-		ctx.Request.SetRequestURI(target)
-		if bearer != "" {
-			ctx.Request.Header.Set(fiber.HeaderAuthorization, "Bearer "+bearer)
-		}
+		ctx.Request.SetRequestURI(Target)
+		ctx.Request.Header.Set(fiber.HeaderAuthorization, authorization)
 		h(&ctx)
 		if ctx.Response.StatusCode() != http.StatusOK {
 			b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
@@ -144,11 +31,60 @@ func serve(b *testing.B, app *fiber.App, bearer string) {
 	}
 }
 
+// serveHTTP sends each request through app.Test: a full HTTP/1.1 request
+// written, parsed and answered in process, as a client would see it.
+func serveHTTP(b *testing.B, app *fiber.App, authorization string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, Target, nil)
+		req.Header.Set(fiber.HeaderAuthorization, authorization)
+		resp, err := app.Test(req, -1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+}
+
+func routerApp(b *testing.B, auth bool) *fiber.App {
+	app, err := RouterApp(auth)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return app
+}
+
+func token(b *testing.B) string {
+	s, err := Token()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkListHTTP is BenchmarkList through app.Test.
+func BenchmarkListHTTP(b *testing.B) {
+	// Every implementation gets the same request, token included, so the
+	// harness costs the same for each; only the JWT route reads the token.
+	authorization := "Bearer " + token(b)
+	b.Run("impl=raw-fiber", func(b *testing.B) { serveHTTP(b, RawApp(false), authorization) })
+	b.Run("impl=raw-fiber-middleware", func(b *testing.B) { serveHTTP(b, RawApp(true), authorization) })
+	b.Run("impl=router", func(b *testing.B) { serveHTTP(b, routerApp(b, false), authorization) })
+	b.Run("impl=router-jwt", func(b *testing.B) { serveHTTP(b, routerApp(b, true), authorization) })
+}
+
 // BenchmarkList compares the list route across implementations; run with
 // -count and compare the sub-benchmarks with benchstat.
 func BenchmarkList(b *testing.B) {
-	b.Run("impl=raw-fiber", func(b *testing.B) { serve(b, rawApp(false), "") })
-	b.Run("impl=raw-fiber-middleware", func(b *testing.B) { serve(b, rawApp(true), "") })
-	b.Run("impl=router", func(b *testing.B) { serve(b, routerApp(b, false), "") })
-	b.Run("impl=router-jwt", func(b *testing.B) { serve(b, routerApp(b, true), token(b)) })
+	// Every implementation gets the same request, token included, so the
+	// harness costs the same for each; only the JWT route reads the token.
+	authorization := "Bearer " + token(b)
+	b.Run("impl=raw-fiber", func(b *testing.B) { serve(b, RawApp(false), authorization) })
+	b.Run("impl=raw-fiber-middleware", func(b *testing.B) { serve(b, RawApp(true), authorization) })
+	b.Run("impl=router", func(b *testing.B) { serve(b, routerApp(b, false), authorization) })
+	b.Run("impl=router-jwt", func(b *testing.B) { serve(b, routerApp(b, true), authorization) })
 }

@@ -22,6 +22,7 @@ type Router struct {
 	verify    fiber.Handler
 	validator *validator.Validate
 	health    HealthChecker
+	ids       *requestIDs
 	routes    map[string]string
 	// docsGuard protects the docs and developer tools; nil when open.
 	docsGuard fiber.Handler
@@ -48,6 +49,11 @@ func New(cfg Config) (*Router, error) {
 	if len(cfg.JWTSecret) > 0 {
 		r.verify = newVerifier(cfg.JWTSecret)
 	}
+	ids, err := newRequestIDs()
+	if err != nil {
+		return nil, err
+	}
+	r.ids = ids
 	r.app = fiber.New(fiber.Config{
 		AppName:                 cfg.Name,
 		BodyLimit:               cfg.BodyLimit,

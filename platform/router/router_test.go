@@ -213,3 +213,28 @@ func TestBadDeclarationsFailAtStartUp(t *testing.T) {
 		}
 	})
 }
+
+func TestRequestIDs(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{})
+	idOf := func(incoming string) string {
+		req, _ := http.NewRequest(http.MethodGet, "/", nil)
+		if incoming != "" {
+			req.Header.Set("X-Request-ID", incoming)
+		}
+		resp, _ := do(t, r, req)
+		return resp.Header.Get("X-Request-ID")
+	}
+	a, b := idOf(""), idOf("")
+	if a == "" || b == "" || a == b {
+		t.Fatalf("generated ids %q and %q are not unique", a, b)
+	}
+	if got := idOf("trace-42.a_b:c"); got != "trace-42.a_b:c" {
+		t.Fatalf("a safe incoming id was replaced by %q", got)
+	}
+	for _, bad := range []string{"has space", strings.Repeat("x", 65), "new\u2028line", "<script>"} {
+		if got := idOf(bad); got == bad || got == "" {
+			t.Fatalf("an unsafe incoming id %q was echoed as %q", bad, got)
+		}
+	}
+}

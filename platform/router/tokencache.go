@@ -31,10 +31,11 @@ func (c *tokenCache) get(raw []byte) *Claims {
 	c.mu.RLock()
 	claims := c.entries[string(raw)]
 	c.mu.RUnlock()
-	if claims == nil || !c.now().Before(claims.ExpiresAt.Time) {
+	if claims == nil {
 		return nil
 	}
-	if claims.NotBefore != nil && c.now().Before(claims.NotBefore.Time) {
+	now := c.now()
+	if !now.Before(claims.ExpiresAt.Time) || claims.NotBefore != nil && now.Before(claims.NotBefore.Time) {
 		return nil
 	}
 	return claims

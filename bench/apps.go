@@ -1,0 +1,119 @@
+package bench
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/cors"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/gofiber/fiber/v2/middleware/requestid"
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// user is the item the list route returns.
+type user struct {
+	ID     int64  `json:"id"`
+	Email  string `json:"email"`
+	Name   string `json:"name"`
+	Role   string `json:"role"`
+	Active bool   `json:"active"`
+}
+
+var users = []user{
+	{1, "ann@example.com", "Ann", "admin", true},
+	{2, "bob@example.com", "Bob", "member", true},
+	{3, "cy@example.com", "Cy", "guest", false},
+}
+
+// listQuery is the typed input of the list route.
+type listQuery struct {
+	paging.Query
+	Role   string `query:"role" validate:"omitempty,oneof=admin member guest"`
+	Q      string `query:"q" validate:"max=100"`
+	Active *bool  `query:"active"`
+}
+
+func list(c *router.Ctx, in *listQuery) (*paging.Page[user], error) {
+	p := paging.New(users, 45, c.Paging())
+	return &p, nil
+}
+
+const (
+	// Target is the request every implementation answers.
+	Target = "/api/users?page=1&limit=10&role=admin&q=ann&active=true"
+	secret = "bench-secret-0123456789abcdef0123"
+)
+
+// RawApp is the baseline: the same route written by hand on plain Fiber,
+// doing the same parsing and checks the router does; withMiddleware adds
+// the request id, recover and CORS middleware the router runs.
+func RawApp(withMiddleware bool) *fiber.App {
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	if withMiddleware {
+		app.Use(requestid.New(), recover.New(), cors.New())
+	}
+	app.Get("/api/users", func(c *fiber.Ctx) error {
+		page, err := strconv.Atoi(c.Query("page", "0"))
+		if err != nil || page < 0 {
+			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "page"})
+		}
+		limit, err := strconv.Atoi(c.Query("limit", "20"))
+		if err != nil || limit < 1 || limit > 100 {
+			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "limit"})
+		}
+		var q listQuery
+		q.Page, q.Limit = page, limit
+		q.Role = c.Query("role")
+		switch q.Role {
+		case "", "admin", "member", "guest":
+		default:
+			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "role"})
+		}
+		q.Q = c.Query("q")
+		if len(q.Q) > 100 {
+			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "q"})
+		}
+		if v := c.Query("active"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "active"})
+			}
+			q.Active = &b
+		}
+		return c.JSON(paging.New(users, 45, paging.Paging{Page: page, Limit: limit}))
+	})
+	return app
+}
+
+// RouterApp declares the route through the router, optionally behind JWT.
+func RouterApp(auth bool) (*fiber.App, error) {
+	opts := []router.Option{router.Title("List users")}
+	if auth {
+		opts = append(opts, router.Auth())
+	}
+	r, err := router.New(router.Config{
+		BasePath:  "/api",
+		JWTSecret: []byte(secret),
+		Logger:    slog.New(slog.DiscardHandler),
+		Controllers: []router.Controller{router.Group{Path: "/users", Name: "Users", Declared: []router.Route{
+			router.Get("/", list, opts...),
+		}}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.App(), nil
+}
+
+// Token returns a bearer token the JWT route accepts for an hour.
+func Token() (string, error) {
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
+		Subject: "1", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)),
+	}).SignedString([]byte(secret))
+}

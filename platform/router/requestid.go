@@ -1,0 +1,87 @@
+package router
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// requestIDKey is the Fiber local holding the request id.
+const requestIDKey = "router.request_id"
+
+// requestIDs makes request ids: a random prefix per process and a counter,
+// unique across restarts and cheap to make.
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() (*requestIDs, error) {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("router: request id prefix: %w", err)
+	}
+	return &requestIDs{prefix: hex.EncodeToString(b) + "-"}, nil
+}
+
+func (g *requestIDs) next() string {
+	var buf [32]byte
+	b := append(buf[:0], g.prefix...)
+	return string(strconv.AppendUint(b, g.n.Add(1), 10))
+}
+
+// validRequestID accepts an incoming X-Request-ID that is safe to log and
+// echo: short, and only letters, digits and -_.:
+func validRequestID(id []byte) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// requestScope is the first middleware: it gives the request an id (the
+// caller's X-Request-ID when it is safe, else a new one), echoes it, and
+// turns a panic anywhere below into an error that the error handler answers
+// as a 500, after logging the panic and its stack with the id. One handler
+// instead of two keeps the chain short on every request.
+func (r *Router) requestScope(c *fiber.Ctx) (err error) {
+	var id string
+	if in := c.Request().Header.Peek(fiber.HeaderXRequestID); validRequestID(in) {
+		id = string(in)
+	} else {
+		id = r.ids.next()
+	}
+	c.Set(fiber.HeaderXRequestID, id)
+	c.Locals(requestIDKey, id)
+	defer func() {
+		if e := recover(); e != nil {
+			r.cfg.Logger.Error("panic in handler",
+				slog.String("request_id", id),
+				slog.String("method", c.Method()),
+				slog.String("path", c.Path()),
+				slog.String("panic", fmt.Sprint(e)),
+				slog.String("stack", string(debug.Stack())))
+			err = fmt.Errorf("panic: %v", e)
+		}
+	}()
+	return c.Next()
+}
+
+// requestID returns the id requestScope gave the request.
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDKey).(string)
+	return id
+}
