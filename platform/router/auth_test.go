@@ -141,3 +141,18 @@ func TestAuthRoutesNeedASecretAtStartUp(t *testing.T) {
 		t.Fatalf("err = %v, want one naming the route and JWTSecret", err)
 	}
 }
+
+func TestAuthIsCheckedBeforeInput(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{JWTSecret: testSecret, Controllers: []router.Controller{router.Group{Path: "/s", Declared: []router.Route{
+		router.Get("/", func(c *router.Ctx, in *struct {
+			N int `query:"n" validate:"max=3"`
+		}) (*whoami, error) {
+			return &whoami{}, nil
+		}, router.Auth()),
+	}}}})
+	for _, target := range []string{"/s?page=abc", "/s?n=x", "/s?n=9"} {
+		resp, body := get(t, r, target)
+		wantProblem(t, resp, body, http.StatusUnauthorized)
+	}
+}

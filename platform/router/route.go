@@ -125,17 +125,22 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		noBody   = outType == nil
 	)
 	handler := func(fc *fiber.Ctx) error {
+		// Authentication comes first: a caller without a valid token
+		// learns nothing about the route's input rules.
+		var c Ctx
+		if auth {
+			claims, err := r.authenticate(fc)
+			if err != nil {
+				return err
+			}
+			c.claims = claims
+		}
 		args := fc.Context().QueryArgs()
 		pg, err := paging.Parse(args.Peek("page"), args.Peek("limit"), maxLimit)
 		if err != nil {
 			return pagingProblem(err)
 		}
-		c := Ctx{fc: fc, paging: pg}
-		if auth {
-			if c.claims, err = r.authenticate(fc); err != nil {
-				return err
-			}
-		}
+		c.fc, c.paging = fc, pg
 		in := new(In)
 		if err := plan.bind(fc, unsafe.Pointer(in), pg); err != nil {
 			return err
