@@ -19,14 +19,16 @@ var problemType = reflect.TypeFor[problem.Problem]()
 const (
 	descBadRequest  = "Bad Request: malformed input"
 	descInvalid     = "Unprocessable Entity: validation failed"
+	descMediaType   = "Unsupported Media Type: the body is not in one of the accepted media types"
 	descUnauthorize = "Unauthorized"
 	descInternal    = "Internal Server Error"
 )
 
 // responses documents the responses of rt: its success, its declared
-// errors, and the errors the router itself answers with: 400 and 422 for
-// routes with input, 401 for routes behind auth and 500 for all.
-func (g *gen) responses(rt Route, status int, declaredInput bool) (map[string]*Response, error) {
+// errors, and the errors the router itself answers with: 400 for routes
+// that bind input or parse paging, 415 for routes with a body, 422 for
+// inputs with validate rules, 401 for routes behind auth and 500 for all.
+func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, error) {
 	problemRef, err := g.schemaOf(problemType)
 	if err != nil {
 		return nil, fmt.Errorf("problem schema: %w", err)
@@ -82,8 +84,9 @@ func (g *gen) responses(rt Route, status int, declaredInput bool) (map[string]*R
 		desc   string
 		when   bool
 	}{
-		{http.StatusBadRequest, descBadRequest, declaredInput},
-		{http.StatusUnprocessableEntity, descInvalid, declaredInput},
+		{http.StatusBadRequest, descBadRequest, in.declared || rt.Paged},
+		{http.StatusUnsupportedMediaType, descMediaType, in.body != nil},
+		{http.StatusUnprocessableEntity, descInvalid, rt.Input != nil && HasRules(rt.Input)},
 		{http.StatusUnauthorized, descUnauthorize, rt.Auth},
 		{http.StatusInternalServerError, descInternal, true},
 	}

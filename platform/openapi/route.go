@@ -50,6 +50,10 @@ type Route struct {
 	Errors []ErrorResponse
 	// Auth reports whether the route requires a bearer JWT.
 	Auth bool
+	// Paged reports that page and limit are parsed from the query of every
+	// request, so that the route answers bad values with a 400 even when
+	// its Input declares no query.
+	Paged bool
 }
 
 // AddRoute adds the operation of rt. The declaration is checked and its
@@ -133,7 +137,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	if err != nil {
 		return err
 	}
-	responses, err := g.responses(rt, status, in.declared)
+	responses, err := g.responses(rt, status, in)
 	if err != nil {
 		return err
 	}

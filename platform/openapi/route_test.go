@@ -234,12 +234,27 @@ func TestResponses(t *testing.T) {
 		{"a route behind auth may answer 401",
 			openapi.Route{Method: "GET", Path: "/x", Auth: true},
 			map[string]string{"200": "OK", "401": "Unauthorized", "500": "Internal Server Error"}},
-		{"a route with input may answer 400 and 422",
+		{"a route with input may answer 400",
 			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput]()},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
+		{"a route with validate rules may answer 422 too",
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[struct {
+				Q string `query:"q" validate:"max=3"`
+			}]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+		{"a route with a body may answer 415",
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[struct {
+				Body struct {
+					Name string `json:"name"`
+				}
+			}]()},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "500": "Internal Server Error"}},
+		{"a paged route without input may answer 400",
+			openapi.Route{Method: "GET", Path: "/x", Paged: true},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
 		{"a declared error replaces the default of its status",
 			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []openapi.ErrorResponse{bad}},
-			map[string]string{"200": "OK", "400": "Bad cursor", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+			map[string]string{"200": "OK", "400": "Bad cursor", "500": "Internal Server Error"}},
 		{"errors of one status join their titles once each",
 			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{notFound, gone, notFound}},
 			map[string]string{"200": "OK", "404": "User not found / User deleted", "500": "Internal Server Error"}},

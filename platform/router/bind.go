@@ -510,24 +510,3 @@ func fieldProblem(status int, detail, field string, err error) *problem.Problem 
 	p.Errors = []problem.FieldError{{Field: field, Message: err.Error()}}
 	return p
 }
-
-// hasValidateTags reports whether validation has anything to check in t.
-func hasValidateTags(t reflect.Type, seen map[reflect.Type]bool) bool {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct || seen[t] {
-		return false
-	}
-	seen[t] = true
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
-			return true
-		}
-		if hasValidateTags(f.Type, seen) {
-			return true
-		}
-	}
-	return false
-}

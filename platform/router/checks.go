@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -43,7 +44,7 @@ type rule struct {
 
 // newCheckPlan compiles the validation of t, nil when nothing is checked.
 func newCheckPlan(t reflect.Type) *checkPlan {
-	if !hasValidateTags(t, map[reflect.Type]bool{}) {
+	if !openapi.HasRules(t) {
 		return nil
 	}
 	cp := &checkPlan{}
@@ -60,7 +61,7 @@ func (cp *checkPlan) compile(t reflect.Type, base uintptr) bool {
 		tag := f.Tag.Get("validate")
 		switch {
 		case f.Name == "Body" && base == 0:
-			if !hasValidateTags(f.Type, map[reflect.Type]bool{}) {
+			if !openapi.HasRules(f.Type) {
 				continue
 			}
 			if f.Type.Kind() != reflect.Struct {
@@ -72,7 +73,7 @@ func (cp *checkPlan) compile(t reflect.Type, base uintptr) bool {
 				return false
 			}
 		case tag == "" || tag == "-":
-			if hasValidateTags(f.Type, map[reflect.Type]bool{}) {
+			if openapi.HasRules(f.Type) {
 				return false
 			}
 		default:

@@ -106,6 +106,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Output:      outType,
 		Status:      o.status,
 		Auth:        o.auth,
+		Paged:       true,
 	}
 	if inType.NumField() > 0 {
 		spec.Input = inType

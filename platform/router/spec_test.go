@@ -113,6 +113,12 @@ func TestTheSpecDocumentsTheDeclaredRoutes(t *testing.T) {
 	if doc.Paths.Find("/health-check") == nil || doc.Paths.Find("/api") == nil {
 		t.Fatal("built-in endpoints are not documented")
 	}
+	if doc.Paths.Find("/health-check").Get.Responses.Status(400) == nil {
+		t.Fatal("every route parses paging, so every route documents its 400")
+	}
+	if byID.Get.Responses.Status(422) != nil || doc.Paths.Find("/api/things").Post.Responses.Status(415) == nil {
+		t.Fatal("422 belongs to inputs with rules only, 415 to routes with a body")
+	}
 }
 
 func TestTheSpecIsCachedAndCannotBeForged(t *testing.T) {
