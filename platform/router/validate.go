@@ -16,20 +16,7 @@ import (
 // client sent: the JSON, query, path or form name, never the Go name.
 func newValidator() *validator.Validate {
 	v := validator.New(validator.WithRequiredStructEnabled())
-	v.RegisterTagNameFunc(func(f reflect.StructField) string {
-		for _, key := range []string{"json", "query", "path", "form"} {
-			if tag, ok := f.Tag.Lookup(key); ok {
-				name, _, _ := strings.Cut(tag, ",")
-				if name == "-" {
-					return "-"
-				}
-				if name != "" {
-					return name
-				}
-			}
-		}
-		return f.Name
-	})
+	v.RegisterTagNameFunc(clientName)
 	return v
 }
 
