@@ -106,19 +106,6 @@ func devBackends() []devBackend {
 	}
 }
 
-// openDev opens the database at dsn until t ends.
-func openDev(t *testing.T, dsn string) *bun.DB {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	db, err := database.Open(ctx, dsn)
-	if err != nil {
-		t.Fatalf("open database: %v", err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return db
-}
-
 // newLibraryRouter builds a bare router with the database extension over
 // the library models on db and cfg's other settings.
 func newLibraryRouter(t *testing.T, db *bun.DB, cfg router.Config) *router.Router {
@@ -170,7 +157,7 @@ func TestSyncCreatesTheMissingTables(t *testing.T) {
 	for _, b := range devBackends() {
 		t.Run("on "+b.name, func(t *testing.T) {
 			t.Parallel()
-			db := openDev(t, b.dsn(t))
+			db := openDB(t, b.dsn(t))
 			r := newLibraryRouter(t, db, router.Config{})
 			if got := catalog(t, db, b.dialect, false); len(got) != 0 {
 				t.Fatalf("the fresh database has tables %v", got)
@@ -230,7 +217,7 @@ func TestGenerateDBML(t *testing.T) {
 	for _, b := range devBackends() {
 		t.Run("on "+b.name, func(t *testing.T) {
 			t.Parallel()
-			r := newLibraryRouter(t, openDev(t, b.dsn(t)), router.Config{})
+			r := newLibraryRouter(t, openDB(t, b.dsn(t)), router.Config{})
 			res := getAs(t, r, "/api/docs/generate-dbml", "")
 			if res.status != http.StatusOK {
 				t.Fatalf("status %d: %s", res.status, res.body)
@@ -329,7 +316,7 @@ func TestDevToolsGuards(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newLibraryRouter(t, openDev(t, "sqlite::memory:"), tt.cfg)
+			r := newLibraryRouter(t, openDB(t, "sqlite::memory:"), tt.cfg)
 			for path, want := range map[string]int{"/api/sync": tt.wantSync, "/api/docs/generate-dbml": tt.wantDBML} {
 				res := getAs(t, r, path, tt.auth)
 				if res.status != want {

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/problem"
@@ -47,6 +49,20 @@ func backends() []backend {
 // logger, the service logs to t's output.
 func newService(t *testing.T, dsn string, cfg router.Config) *router.Router {
 	t.Helper()
+	db := openDB(t, dsn)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
+	}
+	r, err := app.New(db, cfg)
+	if err != nil {
+		t.Fatalf("build service: %v", err)
+	}
+	return r
+}
+
+// openDB opens the database at dsn; it is closed when t ends.
+func openDB(t *testing.T, dsn string) *bun.DB {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	db, err := database.Open(ctx, dsn)
@@ -58,14 +74,7 @@ func newService(t *testing.T, dsn string, cfg router.Config) *router.Router {
 			t.Errorf("close database: %v", err)
 		}
 	})
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
-	}
-	r, err := app.New(db, cfg)
-	if err != nil {
-		t.Fatalf("build service: %v", err)
-	}
-	return r
+	return db
 }
 
 // response is an answer of the service, read in full.

@@ -24,7 +24,6 @@ import (
 
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/migrations"
-	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
@@ -61,15 +60,7 @@ func newUserAPI(t *testing.T, dsn string) *userAPI {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := database.Open(ctx, dsn)
-	if err != nil {
-		t.Fatalf("open database: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			t.Errorf("close database: %v", err)
-		}
-	})
+	db := openDB(t, dsn)
 	if err := migrations.Up(ctx, db); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
