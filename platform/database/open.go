@@ -38,7 +38,7 @@ func DialectOf(dsn string) (Dialect, error) {
 	case dsn == "", strings.HasPrefix(dsn, "sqlite:"), strings.HasPrefix(dsn, "file:"):
 		return SQLite, nil
 	}
-	return "", fmt.Errorf("database: unsupported DSN scheme in %q: want postgres://, postgresql://, sqlite: or file:", redact(dsn))
+	return "", fmt.Errorf("database: DSN %q has an unsupported scheme (want postgres, postgresql, sqlite or file)", redact(dsn))
 }
 
 // Open opens and pings the database a DSN names. SQLite gets one connection

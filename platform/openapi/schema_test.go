@@ -25,7 +25,7 @@ type (
 		Name    string   `json:"name"`
 		Home    Address  `json:"home"`
 		Work    *Address `json:"work"`
-		private string
+		private string   //lint:ignore U1000 unexported fields must stay out of the schema
 	}
 	Stamp struct {
 		Author string `json:"created_by"`
@@ -315,7 +315,7 @@ func TestSchemaForSkipsFields(t *testing.T) {
 		Kept     string `json:"kept"`
 		Untagged string
 		Skipped  string `json:"-"`
-		hidden   string
+		hidden   string //lint:ignore U1000 unexported fields must stay out of the schema
 	}
 	s, err := openapi.New(openapi.Config{}).SchemaFor(reflect.TypeFor[struct{ T }]())
 	if err != nil {
