@@ -12,9 +12,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// requestIDKey is the Fiber local holding the request id.
-const requestIDKey = "router.request_id"
-
 // requestIDs makes request ids: a random prefix per process and a counter,
 // unique across restarts and cheap to make.
 type requestIDs struct {
@@ -30,10 +27,10 @@ func newRequestIDs() (*requestIDs, error) {
 	return &requestIDs{prefix: hex.EncodeToString(b) + "-"}, nil
 }
 
-func (g *requestIDs) next() string {
-	var buf [32]byte
-	b := append(buf[:0], g.prefix...)
-	return string(strconv.AppendUint(b, g.n.Add(1), 10))
+// appendNext appends a new id to b.
+func (g *requestIDs) appendNext(b []byte) []byte {
+	b = append(b, g.prefix...)
+	return strconv.AppendUint(b, g.n.Add(1), 10)
 }
 
 // validRequestID accepts an incoming X-Request-ID that is safe to log and
@@ -53,23 +50,22 @@ func validRequestID(id []byte) bool {
 }
 
 // requestScope is the first middleware: it gives the request an id (the
-// caller's X-Request-ID when it is safe, else a new one), echoes it, and
-// turns a panic anywhere below into an error that the error handler answers
-// as a 500, after logging the panic and its stack with the id. One handler
-// instead of two keeps the chain short on every request.
+// caller's X-Request-ID when it is safe, else a new one) in the response
+// header, where requestID reads it back, and turns a panic anywhere below
+// into an error that the error handler answers as a 500, after logging the
+// panic and its stack with the id. One handler instead of two keeps the
+// chain short, and the id costs no allocation.
 func (r *Router) requestScope(c *fiber.Ctx) (err error) {
-	var id string
 	if in := c.Request().Header.Peek(fiber.HeaderXRequestID); validRequestID(in) {
-		id = string(in)
+		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, in)
 	} else {
-		id = r.ids.next()
+		var buf [40]byte
+		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, r.ids.appendNext(buf[:0]))
 	}
-	c.Set(fiber.HeaderXRequestID, id)
-	c.Locals(requestIDKey, id)
 	defer func() {
 		if e := recover(); e != nil {
 			r.cfg.Logger.Error("panic in handler",
-				slog.String("request_id", id),
+				slog.String("request_id", requestID(c)),
 				slog.String("method", c.Method()),
 				slog.String("path", c.Path()),
 				slog.String("panic", fmt.Sprint(e)),
@@ -82,6 +78,5 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 
 // requestID returns the id requestScope gave the request.
 func requestID(c *fiber.Ctx) string {
-	id, _ := c.Locals(requestIDKey).(string)
-	return id
+	return string(c.Response().Header.Peek(fiber.HeaderXRequestID))
 }
