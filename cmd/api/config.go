@@ -22,6 +22,8 @@ type config struct {
 	LogLevel    slog.Level
 	// MigrateOnStart applies pending migrations before serving.
 	MigrateOnStart bool
+	// LogRequests writes one log line per request.
+	LogRequests bool
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -56,6 +58,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	}
 	if cfg.MigrateOnStart, err = parseBool(envOr(lookupEnv, "MIGRATE_ON_START", "true")); err != nil {
 		return cfg, fmt.Errorf("MIGRATE_ON_START: %w", err)
+	}
+	if cfg.LogRequests, err = parseBool(envOr(lookupEnv, "LOG_REQUESTS", "true")); err != nil {
+		return cfg, fmt.Errorf("LOG_REQUESTS: %w", err)
 	}
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
 		return cfg, fmt.Errorf("DOCS_USERS: %w", err)

@@ -41,7 +41,8 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 			UseAuth:     cfg.DocsAuth,
 			Users:       cfg.DocsUsers,
 		},
-		Production: cfg.Env == "production",
+		Production:  cfg.Env == "production",
+		LogRequests: cfg.LogRequests,
 	}
 }
 

@@ -139,6 +139,25 @@ type Config struct {
 	//
 	// Optional. Default: 2s
 	HealthTimeout time.Duration
+	// ReadTimeout bounds reading a whole request, body included, so a slow
+	// client cannot hold a connection open forever.
+	//
+	// Optional. Default: 60s
+	ReadTimeout time.Duration
+	// WriteTimeout bounds writing a response.
+	//
+	// Optional. Default: 60s
+	WriteTimeout time.Duration
+	// IdleTimeout bounds how long a keep-alive connection waits for the
+	// next request.
+	//
+	// Optional. Default: 120s
+	IdleTimeout time.Duration
+	// LogRequests logs one line per request at info level: method, path,
+	// status, duration and request id.
+	//
+	// Optional. Default: false
+	LogRequests bool
 	// Production marks a production deployment. It turns off the developer
 	// tools that change the database: GET {BasePath}/sync answers 404.
 	//
@@ -161,6 +180,9 @@ const (
 	defaultBodyLimit      = 200 * 1024 * 1024
 	defaultTokenCacheSize = 10000
 	defaultHealthTimeout  = 2 * time.Second
+	defaultReadTimeout    = 60 * time.Second
+	defaultWriteTimeout   = 60 * time.Second
+	defaultIdleTimeout    = 120 * time.Second
 )
 
 // configDefault fills the zero fields of cfg with their defaults.
@@ -200,6 +222,15 @@ func configDefault(cfg Config) Config {
 	}
 	if cfg.HealthTimeout <= 0 {
 		cfg.HealthTimeout = defaultHealthTimeout
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = defaultReadTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = defaultWriteTimeout
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = defaultIdleTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -53,14 +54,18 @@ func validRequestID(id []byte) bool {
 // caller's X-Request-ID when it is safe, else a new one) in the response
 // header, where requestID reads it back, and turns a panic anywhere below
 // into an error that the error handler answers as a 500, after logging the
-// panic and its stack with the id. One handler instead of two keeps the
-// chain short, and the id costs no allocation.
+// panic and its stack with the id; with Config.LogRequests it also writes
+// the request log line, with the status the client gets. One handler keeps
+// the chain short, and the id costs no allocation.
 func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 	if in := c.Request().Header.Peek(fiber.HeaderXRequestID); validRequestID(in) {
 		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, in)
 	} else {
 		var buf [40]byte
 		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, r.ids.appendNext(buf[:0]))
+	}
+	if r.cfg.LogRequests {
+		defer r.logRequest(c, time.Now())
 	}
 	defer func() {
 		if e := recover(); e != nil {
@@ -72,8 +77,23 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 				slog.String("stack", string(debug.Stack())))
 			err = fmt.Errorf("panic: %v", e)
 		}
+		if err != nil && r.cfg.LogRequests {
+			// Answer the error here, so the request log sees the status
+			// the client gets.
+			err = r.handleError(c, err)
+		}
 	}()
 	return c.Next()
+}
+
+// logRequest writes the request log line of a finished request.
+func (r *Router) logRequest(c *fiber.Ctx, start time.Time) {
+	r.cfg.Logger.LogAttrs(c.UserContext(), slog.LevelInfo, "request",
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", c.Response().StatusCode()),
+		slog.Duration("duration", time.Since(start)),
+		slog.String("request_id", requestID(c)))
 }
 
 // requestID returns the id requestScope gave the request.

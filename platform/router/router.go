@@ -61,6 +61,9 @@ func New(cfg Config) (*Router, error) {
 		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
 		TrustedProxies:          cfg.TrustedProxies,
 		DisableStartupMessage:   true,
+		ReadTimeout:             cfg.ReadTimeout,
+		WriteTimeout:            cfg.WriteTimeout,
+		IdleTimeout:             cfg.IdleTimeout,
 		// (5) The final error handler sees every error that did not become
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -235,6 +236,39 @@ func TestRequestIDs(t *testing.T) {
 	for _, bad := range []string{"has space", strings.Repeat("x", 65), "new\u2028line", "<script>"} {
 		if got := idOf(bad); got == bad || got == "" {
 			t.Fatalf("an unsafe incoming id %q was echoed as %q", bad, got)
+		}
+	}
+}
+
+func TestRequestLog(t *testing.T) {
+	t.Parallel()
+	logs := &syncBuffer{}
+	r := newRouter(t, router.Config{
+		LogRequests: true,
+		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
+		Controllers: []router.Controller{router.Group{Path: "/l", Declared: []router.Route{
+			router.Get("/ok", func(c *router.Ctx, _ *struct{}) (*thing, error) { return &thing{ID: 1}, nil }),
+			router.Get("/gone", func(c *router.Ctx, _ *struct{}) (*thing, error) { return nil, errThingNotFound }),
+			router.Get("/panic", func(c *router.Ctx, _ *struct{}) (*thing, error) { panic("boom") }),
+		}}},
+	})
+	cases := []struct {
+		target string
+		status int
+	}{
+		{"/l/ok", 200},
+		{"/l/gone", 404},
+		{"/l/panic", 500},
+		{"/l/nowhere", 404},
+	}
+	for _, tc := range cases {
+		resp, body := get(t, r, tc.target)
+		if resp.StatusCode != tc.status {
+			t.Fatalf("%s: status %d: %s", tc.target, resp.StatusCode, body)
+		}
+		want := fmt.Sprintf("msg=request method=GET path=%s status=%d", tc.target, tc.status)
+		if !strings.Contains(logs.String(), want) || !strings.Contains(logs.String(), "request_id="+resp.Header.Get("X-Request-ID")) {
+			t.Fatalf("the request log lacks %q with the request id; log:\n%s", want, logs.String())
 		}
 	}
 }
