@@ -16,8 +16,8 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// user is the item the list route returns.
-type user struct {
+// User is the item the list route returns.
+type User struct {
 	ID     int64  `json:"id"`
 	Email  string `json:"email"`
 	Name   string `json:"name"`
@@ -25,7 +25,8 @@ type user struct {
 	Active bool   `json:"active"`
 }
 
-var users = []user{
+// Users are the items every implementation answers with.
+var Users = []User{
 	{1, "ann@example.com", "Ann", "admin", true},
 	{2, "bob@example.com", "Bob", "member", true},
 	{3, "cy@example.com", "Cy", "guest", false},
@@ -39,8 +40,8 @@ type listQuery struct {
 	Active *bool  `query:"active"`
 }
 
-func list(c *router.Ctx, in *listQuery) (*paging.Page[user], error) {
-	p := paging.New(users, 45, c.Paging())
+func list(c *router.Ctx, in *listQuery) (*paging.Page[User], error) {
+	p := paging.New(Users, 45, c.Paging())
 	return &p, nil
 }
 
@@ -86,7 +87,7 @@ func RawApp(withMiddleware bool) *fiber.App {
 			}
 			q.Active = &b
 		}
-		return c.JSON(paging.New(users, 45, paging.Paging{Page: page, Limit: limit}))
+		return c.JSON(paging.New(Users, 45, paging.Paging{Page: page, Limit: limit}))
 	})
 	return app
 }
