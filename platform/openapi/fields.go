@@ -35,7 +35,16 @@ func jsonName(sf reflect.StructField) (string, bool, bool) {
 	return name, true, false
 }
 
-// formName names a field of a form body: the form tag, else the json name.
+// FormName is the name a field of a form body (URL-encoded or multipart)
+// is sent under: the form tag, else the json name, else the Go name; skip
+// is true for a field tagged "-". The router binds form bodies by the same
+// names the document gives them.
+func FormName(sf reflect.StructField) (name string, skip bool) {
+	name, _, skip = formName(sf)
+	return name, skip
+}
+
+// formName is FormName as a nameFunc.
 func formName(sf reflect.StructField) (string, bool, bool) {
 	tag, ok := sf.Tag.Lookup("form")
 	if tag == "-" {

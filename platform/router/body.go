@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -45,8 +46,8 @@ func newBodyPlan(t reflect.Type, off uintptr, contentTypes []string) (*bodyPlan,
 	}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name := formName(f)
-		if name == "" {
+		name, skip := openapi.FormName(f)
+		if skip || !f.IsExported() {
 			continue
 		}
 		switch f.Type {
@@ -61,25 +62,6 @@ func newBodyPlan(t reflect.Type, off uintptr, contentTypes []string) (*bodyPlan,
 		b.form = append(b.form, fp)
 	}
 	return b, nil
-}
-
-// formName is the form field name: the form tag, else the JSON name.
-func formName(f reflect.StructField) string {
-	if !f.IsExported() {
-		return ""
-	}
-	for _, key := range []string{"form", "json"} {
-		if tag, ok := f.Tag.Lookup(key); ok {
-			name, _, _ := strings.Cut(tag, ",")
-			if name == "-" {
-				return ""
-			}
-			if name != "" {
-				return name
-			}
-		}
-	}
-	return f.Name
 }
 
 // multipartValues serves the values of a multipart form.
