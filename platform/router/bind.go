@@ -144,7 +144,7 @@ func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) erro
 	for i := range p.path {
 		f := &p.path[i]
 		if err := f.set(unsafe.Add(in, f.offset), []byte(fc.Params(f.name))); err != nil {
-			return fieldProblem(http.StatusBadRequest, "Invalid path parameter.", f.name, err)
+			return fieldProblem(http.StatusBadRequest, "Invalid path parameter.", f.name, err.Error())
 		}
 	}
 	if len(p.query) > 0 {
@@ -152,7 +152,7 @@ func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) erro
 		for i := range p.query {
 			f := &p.query[i]
 			if err := bindArg(f, in, args); err != nil {
-				return fieldProblem(http.StatusBadRequest, "Invalid query parameter.", f.name, err)
+				return fieldProblem(http.StatusBadRequest, "Invalid query parameter.", f.name, err.Error())
 			}
 		}
 	}
@@ -178,8 +178,8 @@ func bindArg(f *fieldPlan, in unsafe.Pointer, src values) error {
 }
 
 // fieldProblem is a problem naming one input field and what is wrong with it.
-func fieldProblem(status int, detail, field string, err error) *problem.Problem {
+func fieldProblem(status int, detail, field, message string) *problem.Problem {
 	p := problem.New(status, detail)
-	p.Errors = []problem.FieldError{{Field: field, Message: err.Error()}}
+	p.Errors = []problem.FieldError{{Field: field, Message: message}}
 	return p
 }

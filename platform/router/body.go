@@ -109,7 +109,7 @@ func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
 		for i := range b.form {
 			f := &b.form[i]
 			if err := bindArg(f, dst, args); err != nil {
-				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
+				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err.Error())
 			}
 		}
 		return nil
@@ -121,7 +121,7 @@ func (b *bodyPlan) bind(fc *fiber.Ctx, dst unsafe.Pointer) error {
 		for i := range b.form {
 			f := &b.form[i]
 			if err := bindArg(f, dst, multipartValues(form.Value)); err != nil {
-				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err)
+				return fieldProblem(http.StatusBadRequest, "Invalid form field.", f.name, err.Error())
 			}
 		}
 		for _, f := range b.files {
@@ -162,7 +162,7 @@ func jsonProblem(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
 		return fieldProblem(http.StatusBadRequest, "The request body has a value of the wrong type.",
-			typeErr.Field, fmt.Errorf("must be %s, not %s", jsonKind(typeErr.Type), typeErr.Value))
+			typeErr.Field, "must be "+jsonKind(typeErr.Type)+", not "+typeErr.Value)
 	}
 	return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
 }

@@ -50,7 +50,7 @@ func (r *Router) add(rt Route) error {
 	if prev, ok := r.routes[key]; ok {
 		return fmt.Errorf("router: route %s duplicates %s", name, prev)
 	}
-	o, err := buildOptions(rt.method, rt.opts)
+	o, err := buildOptions(rt.opts)
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}

@@ -65,7 +65,7 @@ func OperationID(id string) Option { return func(o *options) { o.operationID = i
 // Tag overrides the controller's documentation tag for one route.
 func Tag(tag string) Option { return func(o *options) { o.tag = tag } }
 
-func buildOptions(method string, opts []Option) (options, error) {
+func buildOptions(opts []Option) (options, error) {
 	o := options{status: http.StatusOK}
 	for _, opt := range opts {
 		opt(&o)

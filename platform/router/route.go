@@ -170,9 +170,7 @@ func pagingProblem(err error) error {
 	if !ok {
 		return problem.New(http.StatusBadRequest, err.Error())
 	}
-	p := problem.New(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".")
-	p.Errors = []problem.FieldError{{Field: fe.Field, Message: fe.Message}}
-	return p
+	return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".", fe.Field, fe.Message)
 }
 
 // pathParams lists the :name parameters of a Fiber path.
