@@ -33,6 +33,11 @@ func (a *Auth) BasePath() string { return "/auth" }
 // Tag returns "Auth".
 func (a *Auth) Tag() string { return "Auth" }
 
+// Description is the Auth tag's text in the docs UI.
+func (a *Auth) Description() string {
+	return "Log in with the OAuth2 password grant and get a bearer access token for the other routes."
+}
+
 // Routes declares the routes of the controller.
 func (a *Auth) Routes() []router.Route {
 	return []router.Route{

@@ -30,6 +30,11 @@ func (c *Users) BasePath() string { return "/users" }
 // Tag returns "Users".
 func (c *Users) Tag() string { return "Users" }
 
+// Description is the Users tag's text in the docs UI.
+func (c *Users) Description() string {
+	return "Sign up, then list, read, update and delete the users of the service."
+}
+
 // Routes declares the routes of the controller.
 func (c *Users) Routes() []router.Route {
 	return []router.Route{

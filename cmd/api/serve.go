@@ -50,7 +50,13 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 // cancelled, then lets in-flight requests finish and closes the database.
 func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if cfg.generatedSecret {
-		logger.Warn("JWT_SECRET is not set: using a random secret for this run; tokens will not survive a restart")
+		secret, err := loadDevSecret(devSecretFile)
+		if err != nil {
+			logger.Warn("JWT_SECRET is not set and the development secret file is unusable: using a random secret for this run; tokens will not survive a restart", slog.Any("error", err))
+		} else {
+			cfg.JWTSecret = secret
+			logger.Info("JWT_SECRET is not set: using the development secret in " + devSecretFile + " (never in production)")
+		}
 	}
 	db, err := database.Open(ctx, cfg.DatabaseURL)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
 	"github.com/asapjs/fiber-template/platform/docs/docstest"
 )
@@ -75,7 +76,7 @@ func wantOnlyRequestsTo(t *testing.T, base string, requests []string) {
 	}
 }
 
-func TestTheUIInABrowser(t *testing.T) {
+func TestBrowserShowsTheDocsUI(t *testing.T) {
 	browser := docstest.Browser(t)
 	cases := []struct {
 		name     string
@@ -102,7 +103,7 @@ func TestTheUIInABrowser(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			base := serve(t, docsApp(t, tc.cfg, tc.specPath))
+			base := testkit.Serve(t, docsApp(t, tc.cfg, tc.specPath))
 			tab, cancel := chromedp.NewContext(browser)
 			defer cancel()
 			requests := docstest.RecordRequests(tab)
@@ -133,7 +134,7 @@ func TestTheUIInABrowser(t *testing.T) {
 			mu.Unlock()
 			return c.JSON(fiber.Map{"access_token": "token-from-login", "token_type": "bearer", "expires_in": 3600})
 		})
-		base := serve(t, app)
+		base := testkit.Serve(t, app)
 		tab, cancel := chromedp.NewContext(browser)
 		defer cancel()
 		requests := docstest.RecordRequests(tab)

@@ -4,14 +4,12 @@ import (
 	"encoding/base64"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -105,17 +103,4 @@ func wantMediaTypes(name string) []string {
 		return []string{"text/html"}
 	}
 	return nil
-}
-
-// serve runs app on a free port of 127.0.0.1 until t ends and returns its
-// base URL.
-func serve(t *testing.T, app *fiber.App) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.ShutdownWithTimeout(5 * time.Second) })
-	return "http://" + ln.Addr().String()
 }

@@ -1,7 +1,8 @@
 package docs
 
 // Warning returns the start-up warning to log when the docs UI is served
-// without authentication.
+// without authentication. It names the environment variables of the
+// service, which are what an operator sets.
 func Warning() string {
-	return "API docs UI authentication is disabled: set DOCS_AUTH=true and DOCS_USERS (apidocs useAuth and user accounts) to protect it"
+	return "the docs UI, spec.json and developer tools are open to anyone: set DOCS_AUTH=true and DOCS_USERS=user:password to put them behind HTTP Basic auth"
 }

@@ -1,6 +1,9 @@
 package openapi
 
-import "iter"
+import (
+	"encoding/json"
+	"iter"
+)
 
 // Document is an OpenAPI 3.0 document, the typed form of what JSON returns.
 type Document struct {
@@ -98,6 +101,9 @@ type Response struct {
 // MediaType is the content of a body under one media type.
 type MediaType struct {
 	Schema *Schema `json:"schema,omitempty"`
+	// Example is shown by the docs UI instead of one it makes up from the
+	// schema.
+	Example json.RawMessage `json:"example,omitempty"`
 }
 
 // Components holds the reusable parts of a Document.

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -57,6 +58,9 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 
 	var statuses []int
 	titles := map[int][]string{}
+	// examples holds, per status, the problem of the first error declared
+	// with it: what a client really gets, code included.
+	examples := map[int]*problem.Problem{}
 	for _, e := range rt.Errors {
 		if e.Status < 400 || e.Status > 599 {
 			return nil, fmt.Errorf("error %q has status %d, want 4xx or 5xx", e.Code, e.Status)
@@ -67,17 +71,20 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		}
 		if _, seen := titles[e.Status]; !seen {
 			statuses = append(statuses, e.Status)
+			examples[e.Status] = &problem.Problem{Type: problem.TypeURI(e.Code), Title: title, Status: e.Status, Detail: title, Code: e.Code}
 		}
 		if !slices.Contains(titles[e.Status], title) {
 			titles[e.Status] = append(titles[e.Status], title)
 		}
 	}
-	problemResponse := func(desc string) *Response {
+	problemResponse := func(desc string, example *problem.Problem) *Response {
 		ref := *problemRef
-		return &Response{Description: desc, Content: map[string]*MediaType{MediaProblem: {Schema: &ref}}}
+		// A problem always marshals: it holds strings and numbers only.
+		raw, _ := json.Marshal(example)
+		return &Response{Description: desc, Content: map[string]*MediaType{MediaProblem: {Schema: &ref, Example: raw}}}
 	}
 	for _, st := range statuses {
-		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "))
+		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])
 	}
 	defaults := []struct {
 		status int
@@ -93,7 +100,11 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	for _, d := range defaults {
 		key := strconv.Itoa(d.status)
 		if _, ok := out[key]; !ok && d.when {
-			out[key] = problemResponse(d.desc)
+			_, detail, _ := strings.Cut(d.desc, ": ")
+			if detail == "" {
+				detail = d.desc
+			}
+			out[key] = problemResponse(d.desc, problem.New(d.status, detail))
 		}
 	}
 	return out, nil

@@ -1,16 +1,19 @@
 package openapi_test
 
 import (
+	"encoding/json"
 	"errors"
 	"maps"
 	"mime/multipart"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // operation adds rt to a registry with cfg and returns its path key and
@@ -273,7 +276,7 @@ func TestResponses(t *testing.T) {
 			for status, resp := range op.Responses {
 				got[status] = resp.Description
 				if status[0] == '4' || status[0] == '5' {
-					assertJSON(t, resp.Content, `{"application/problem+json":{"schema":{"$ref":"#/components/schemas/Problem"}}}`)
+					wantProblemExample(t, status, resp, tc.rt.Errors)
 				}
 			}
 			if !reflect.DeepEqual(got, tc.want) {
@@ -476,3 +479,36 @@ func TestAddRouteAfterBuild(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// wantProblemExample checks that an error response is a Problem whose
+// example agrees with its status: a declared error's code and title when
+// the route declares one with that status, about:blank otherwise.
+func wantProblemExample(t *testing.T, status string, resp *openapi.Response, declared []openapi.ErrorResponse) {
+	t.Helper()
+	mt := resp.Content["application/problem+json"]
+	if mt == nil || mt.Schema == nil || mt.Schema.Ref != "#/components/schemas/Problem" {
+		t.Fatalf("%s: content %+v, want a Problem", status, resp.Content)
+	}
+	raw, err := json.Marshal(mt.Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &problem.Problem{}
+	if err := json.Unmarshal(raw, ex); err != nil || mt.Example == nil {
+		t.Fatalf("%s: example %s, want a problem: %v", status, raw, err)
+	}
+	if strconv.Itoa(ex.Status) != status || ex.Title == "" || ex.Detail == "" {
+		t.Errorf("%s: example %+v does not carry the status, a title and a detail", status, ex)
+	}
+	for _, e := range declared {
+		if strconv.Itoa(e.Status) == status {
+			if ex.Code != e.Code || ex.Type != problem.TypeURI(e.Code) {
+				t.Errorf("%s: example %+v, want the code %s declared first", status, ex, e.Code)
+			}
+			return
+		}
+	}
+	if ex.Code != "" || ex.Type != "about:blank" {
+		t.Errorf("%s: example %+v, want about:blank without a code", status, ex)
+	}
+}

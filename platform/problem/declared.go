@@ -55,9 +55,14 @@ func (e *Error) Error() string {
 	return e.Code + ": " + e.detail
 }
 
-// Problem returns the problem details body of e.
+// Problem returns the problem details body of e. Its detail is the one
+// given by WithDetail, or else the title: every problem has a detail.
 func (e *Error) Problem() *Problem {
-	return &Problem{Type: TypeURI(e.Code), Title: e.Title, Status: e.Status, Detail: e.detail, Code: e.Code}
+	detail := e.detail
+	if detail == "" {
+		detail = e.Title
+	}
+	return &Problem{Type: TypeURI(e.Code), Title: e.Title, Status: e.Status, Detail: detail, Code: e.Code}
 }
 
 // TypeURI returns the problem type URI of a declared error code.

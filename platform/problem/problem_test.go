@@ -31,8 +31,8 @@ func TestDeclaredErrors(t *testing.T) {
 		p.Detail != "thing 7 left" || p.Code != "thing_gone" || p.Errors != nil {
 		t.Fatalf("problem %+v", p)
 	}
-	if errGone.Problem().Detail != "" {
-		t.Fatal("WithDetail changed the declaration")
+	if d := errGone.Problem().Detail; d != "Thing gone" {
+		t.Fatalf("the declaration's problem has detail %q, want its title: WithDetail changed it, or the default is lost", d)
 	}
 }
 

@@ -31,16 +31,19 @@ type HealthStatus struct {
 
 // registerBuiltins is start-up step 4: the root message, the health check,
 // the docs endpoints and the database developer tools.
+// systemTag is the documentation tag of the built-in routes.
+const systemTag = "System"
+
 func (r *Router) registerBuiltins() error {
 	root := r.RootURL()
 	message := RootMessage{Message: r.cfg.Name + " is running"}
 	if err := r.add(Get(root, func(c *Ctx, _ *struct{}) (*RootMessage, error) {
 		return &message, nil
-	}, Title("Service status message"), Tag("System"), OperationID("getRoot"))); err != nil {
+	}, Title("Service status message"), Tag(systemTag), OperationID("getRoot"))); err != nil {
 		return err
 	}
 	if err := r.add(Get("/health-check", r.healthCheck,
-		Title("Health check"), Description("Runs SELECT 1 against the database."), Tag("System"),
+		Title("Health check"), Description("Runs SELECT 1 against the database."), Tag(systemTag),
 		OperationID("getHealthCheck"), Errors(errDatabaseUnavailable))); err != nil {
 		return err
 	}

@@ -50,6 +50,12 @@ type APIDocs struct {
 	//
 	// Optional. Default: nil
 	Users map[string]string
+	// TagDescriptions describes the documentation tags by name, shown under
+	// each tag's heading in the docs UI. A controller can describe its own
+	// tag instead by implementing Describer; the two must not disagree.
+	//
+	// Optional. Default: nil
+	TagDescriptions map[string]string
 }
 
 // CORS configures cross-origin resource sharing, which is always enabled.

@@ -17,6 +17,35 @@ type Controller interface {
 	Routes() []Route
 }
 
+// Describer is implemented by a controller that describes its tag: the text
+// shown under the tag's heading in the docs UI. It is optional.
+type Describer interface {
+	// Description is the tag's description; CommonMark is allowed.
+	Description() string
+}
+
+// tagDescriptions gathers the tag descriptions of the configuration and of
+// the controllers that implement Describer; two different descriptions of
+// one tag are a start-up error.
+func tagDescriptions(cfg Config) (map[string]string, error) {
+	out := map[string]string{systemTag: "The service root and its health check."}
+	for tag, desc := range cfg.APIDocs.TagDescriptions {
+		out[tag] = desc
+	}
+	for _, c := range cfg.Controllers {
+		d, ok := c.(Describer)
+		if !ok || d.Description() == "" {
+			continue
+		}
+		tag, desc := c.Tag(), d.Description()
+		if prev, ok := out[tag]; ok && prev != desc {
+			return nil, fmt.Errorf("router: tag %q has two descriptions, %q and %q", tag, prev, desc)
+		}
+		out[tag] = desc
+	}
+	return out, nil
+}
+
 // mount is start-up step 3 for one controller: every route is mounted at
 // {BasePath}{controller base path}{route path}.
 func (r *Router) mount(c Controller) error {
@@ -87,6 +116,8 @@ type Group struct {
 	Path string
 	// Name is the documentation tag.
 	Name string
+	// About is the tag's description (Describer); optional.
+	About string
 	// Declared lists the routes.
 	Declared []Route
 }
@@ -96,6 +127,9 @@ func (g Group) BasePath() string { return g.Path }
 
 // Tag returns g.Name.
 func (g Group) Tag() string { return g.Name }
+
+// Description returns g.About.
+func (g Group) Description() string { return g.About }
 
 // Routes returns g.Declared.
 func (g Group) Routes() []Route { return g.Declared }

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
@@ -48,13 +47,7 @@ func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []by
 // reading the request, before app.Test could see a response.
 func listen(t *testing.T, r *router.Router) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = r.App().Listener(ln) }()
-	t.Cleanup(func() { _ = r.App().ShutdownWithTimeout(5 * time.Second) })
-	return "http://" + ln.Addr().String()
+	return testkit.Serve(t, r.App())
 }
 
 // sendOverTCP sends one request over a real connection.

@@ -114,7 +114,12 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if plan.body != nil {
 		spec.BodyContentTypes = o.contentTypes
 	}
-	for _, e := range o.errors {
+	errs := o.errors
+	if o.auth {
+		// What the verifier answers, so the 401 example has its real code.
+		errs = append(errs, errUnauthorized)
+	}
+	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
 	}
 

@@ -39,9 +39,13 @@ func New(cfg Config) (*Router, error) {
 	if err := validateBasePath(cfg.BasePath); err != nil {
 		return nil, err
 	}
+	tags, err := tagDescriptions(cfg)
+	if err != nil {
+		return nil, err
+	}
 	r := &Router{
 		cfg:       cfg,
-		spec:      openapi.New(specConfig(cfg)),
+		spec:      openapi.New(specConfig(cfg, tags)),
 		tokens:    newTokenCache(cfg.TokenCacheSize),
 		routes:    make(map[string]string),
 		validator: newValidator(),
@@ -132,17 +136,18 @@ func validateBasePath(p string) error {
 // routes (the health check lives outside the base path), and it never comes
 // from a request: the configured host, or else "/" relative to whatever
 // host served the document.
-func specConfig(cfg Config) openapi.Config {
+func specConfig(cfg Config, tags map[string]string) openapi.Config {
 	server := "/"
 	if cfg.APIDocs.Host != "" {
 		server = cfg.APIDocs.Scheme + "://" + cfg.APIDocs.Host
 	}
 	return openapi.Config{
-		Title:        cfg.APIDocs.Name,
-		Version:      cfg.APIDocs.Version,
-		Description:  cfg.APIDocs.Description,
-		ServerURL:    server,
-		TokenURL:     cfg.APIDocs.AuthURL,
-		PageLimitMax: cfg.MaxLimit,
+		Title:           cfg.APIDocs.Name,
+		Version:         cfg.APIDocs.Version,
+		Description:     cfg.APIDocs.Description,
+		ServerURL:       server,
+		TokenURL:        cfg.APIDocs.AuthURL,
+		PageLimitMax:    cfg.MaxLimit,
+		TagDescriptions: tags,
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // apiPackage is the command the binary tests build.
@@ -82,18 +84,7 @@ func TestBinary(t *testing.T) {
 // buildAPI builds cmd/api into t's temporary directory.
 func buildAPI(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command to build %s: %v", apiPackage, err)
-	}
-	bin := filepath.Join(t.TempDir(), "api")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, goTool, "build", "-o", bin, apiPackage).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build %s: %v\n%s", apiPackage, err, out)
-	}
-	return bin
+	return testkit.Build(t, apiPackage, nil)
 }
 
 // apiEnv is a minimal environment with the given configuration, so nothing

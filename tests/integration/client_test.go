@@ -1,13 +1,13 @@
 package integration
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // Versions of the client generator and of the runtime its code imports.
@@ -124,31 +124,19 @@ func TestGeneratedClient(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	goCmd := func(args ...string) string {
-		t.Helper()
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = dir
-		// The throwaway module is not the repository's: no workspace, and
-		// go.sum is written as its requirements are resolved.
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	// The generator is the one pinned in go.tool.mod, as `task client` runs it.
-	generate := exec.CommandContext(ctx, "go", "tool", "-modfile=go.tool.mod", "oapi-codegen",
+	// The throwaway module is not the repository's: no workspace, and
+	// go.sum is written as its requirements are resolved.
+	moduleEnv := []string{"GOWORK=off", "GOFLAGS=-mod=mod"}
+	// The generator is the one pinned in go.tool.mod, as `task client` runs
+	// it; the first use builds it, bound only by the test's deadline.
+	generate := exec.CommandContext(testkit.Context(t), testkit.Tool(t, "oapi-codegen"),
 		"-generate", "types,client", "-package", "client",
 		"-o", filepath.Join(dir, "client", "client.gen.go"), filepath.Join(dir, "spec.json"))
-	generate.Dir = repoRoot(t)
 	if out, err := generate.CombinedOutput(); err != nil {
 		t.Fatalf("oapi-codegen: %v\n%s", err, out)
 	}
-	goCmd("mod", "tidy")
-	out := goCmd("run", ".", base)
+	testkit.Go(t, dir, moduleEnv, "mod", "tidy")
+	out := testkit.Go(t, dir, moduleEnv, "run", ".", base)
 
 	for _, want := range []string{"listed 1 of 1 users, first generated@example.com", "without a token: 401 Unauthorized"} {
 		if !strings.Contains(out, want) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
@@ -443,14 +444,9 @@ var dbmlTool struct {
 // node. Without node and npm the test is skipped, unless it runs in CI.
 func parseDBML(t *testing.T, text []byte) parsedDBML {
 	t.Helper()
-	node, nodeErr := exec.LookPath("node")
-	npm, npmErr := exec.LookPath("npm")
-	if nodeErr != nil || npmErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("node and npm are needed to check the DBML: %v %v", nodeErr, npmErr)
-		}
-		t.Skip("node and npm are needed to check the DBML with @dbml/core")
-	}
+	const install = "install Node.js 20 or newer (Debian: nodejs npm) to check the DBML with @dbml/core"
+	node := testkit.LookPath(t, install, "node")
+	npm := testkit.LookPath(t, install, "npm")
 	dbmlTool.once.Do(func() {
 		dbmlTool.node = node
 		dbmlTool.dir, dbmlTool.err = filepath.Abs(filepath.Join("..", "dbml"))
@@ -460,9 +456,7 @@ func parseDBML(t *testing.T, text []byte) parsedDBML {
 		if _, err := os.Stat(filepath.Join(dbmlTool.dir, "node_modules", "@dbml", "core")); err == nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+		cmd := exec.CommandContext(testkit.Context(t), npm, "ci", "--no-audit", "--no-fund")
 		cmd.Dir = dbmlTool.dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			dbmlTool.err = &installError{err: err, output: string(out)}
@@ -471,9 +465,7 @@ func parseDBML(t *testing.T, text []byte) parsedDBML {
 	if dbmlTool.err != nil {
 		t.Fatalf("install @dbml/core: %v", dbmlTool.err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, dbmlTool.node, "parse.js")
+	cmd := exec.CommandContext(testkit.Context(t), dbmlTool.node, "parse.js")
 	cmd.Dir = dbmlTool.dir
 	cmd.Stdin = bytes.NewReader(text)
 	var stderr bytes.Buffer

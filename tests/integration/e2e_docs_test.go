@@ -23,9 +23,9 @@ const listUsersBlock = "#operations-Users-listUsers"
 // header row of the same table.
 const liveResponse = listUsersBlock + " .live-responses-table tbody .response"
 
-// TestDocsTryItOut drives the docs UI as a developer would: authorize with
+// TestBrowserTriesTheAPIOutInTheDocs drives the docs UI as a developer would: authorize with
 // the OAuth2 password flow, then try listUsers out and get the users.
-func TestDocsTryItOut(t *testing.T) {
+func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 	t.Parallel()
 	a := newUserAPI(t, "sqlite:"+filepath.Join(t.TempDir(), "app.db"))
 	const email, password = "docs.user@example.com", "swagger-ui-pass-1"

@@ -5,23 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
-
-// repoRoot is the repository root, two levels above this package.
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("cannot locate the test file")
-	}
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-}
 
 // servedSpec is the document the example service serves at spec.json.
 func servedSpec(t *testing.T) []byte {
@@ -54,17 +44,12 @@ func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lint runs node; skipped with -short")
 	}
-	lintDir := filepath.Join(repoRoot(t), "tests", "lint")
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("npm is required in CI to lint the spec: install Node.js 20 or newer")
-		}
-		t.Skip("npm not found: install Node.js 20 or newer to lint the spec")
-	}
+	lintDir := filepath.Join(testkit.RepoRoot(t), "tests", "lint")
+	npm := testkit.LookPath(t, "install Node.js 20 or newer (Debian: nodejs npm) to lint the spec with Redocly", "npm")
+	node := testkit.LookPath(t, "install Node.js 20 or newer (Debian: nodejs npm) to lint the spec with Redocly", "node")
 	cli := filepath.Join(lintDir, "node_modules", "@redocly", "cli", "bin", "cli.js")
 	if _, err := os.Stat(cli); err != nil {
-		install := exec.Command(npm, "ci", "--no-audit", "--no-fund")
+		install := exec.CommandContext(testkit.Context(t), npm, "ci", "--no-audit", "--no-fund")
 		install.Dir = lintDir
 		if out, err := install.CombinedOutput(); err != nil {
 			t.Fatalf("npm ci in tests/lint: %v\n%s", err, out)
@@ -74,7 +59,7 @@ func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
 	if err := os.WriteFile(spec, servedSpec(t), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lint := exec.Command("node", cli, "lint", "--config", filepath.Join(lintDir, "redocly.yaml"), spec)
+	lint := exec.CommandContext(testkit.Context(t), node, cli, "lint", "--config", filepath.Join(lintDir, "redocly.yaml"), spec)
 	out, err := lint.CombinedOutput()
 	if err != nil {
 		t.Fatalf("redocly lint found errors: %v\n%s", err, out)

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // testVersion is stamped into the binary the way the Dockerfile stamps
@@ -129,10 +131,6 @@ func TestImageBinary(t *testing.T) {
 // build instruction, VERSION set to testVersion.
 func buildLikeDockerfile(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
 	build := dockerBuildCommand(t)
 	m := regexp.MustCompile(`-ldflags "([^"]*)"`).FindStringSubmatch(build)
 	if m == nil {
@@ -140,16 +138,7 @@ func buildLikeDockerfile(t *testing.T) string {
 	}
 	ldflags := strings.ReplaceAll(m[1], "${VERSION}", testVersion)
 
-	bin := filepath.Join(t.TempDir(), "api")
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags", ldflags, "-o", bin, "./cmd/api")
-	cmd.Dir = root(t)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return testkit.Build(t, "./cmd/api", []string{"CGO_ENABLED=0"}, "-trimpath", "-ldflags", ldflags)
 }
 
 // apiEnv is a minimal environment with the given configuration, so that

@@ -31,6 +31,16 @@ func dockerfileInstructions(t *testing.T) []string {
 	return out
 }
 
+// fromImage returns the image of a FROM instruction, past its flags.
+func fromImage(from string) string {
+	for _, f := range strings.Fields(from)[1:] {
+		if !strings.HasPrefix(f, "--") {
+			return f
+		}
+	}
+	return ""
+}
+
 // keyword returns an instruction's keyword, upper case.
 func keyword(instr string) string {
 	k, _, _ := strings.Cut(instr, " ")
@@ -66,7 +76,7 @@ func TestDockerfile(t *testing.T) {
 
 	t.Run("every base image is pinned to a tag", func(t *testing.T) {
 		for _, from := range froms {
-			image := strings.Fields(from)[1]
+			image := fromImage(from)
 			if !strings.Contains(image, ":") || strings.HasSuffix(image, ":latest") {
 				t.Errorf("%s is not pinned to a tag", from)
 			}
@@ -78,6 +88,23 @@ func TestDockerfile(t *testing.T) {
 		copyAll := slices.IndexFunc(instrs, func(s string) bool { return strings.HasPrefix(s, "COPY . ") })
 		if download < 0 || copyAll < 0 || download > copyAll {
 			t.Errorf("go mod download (instruction %d) must come before COPY . (instruction %d)", download, copyAll)
+		}
+	})
+
+	t.Run("it builds on the builder's platform for the target's, with cached modules and packages", func(t *testing.T) {
+		if !strings.Contains(froms[0], "--platform=$BUILDPLATFORM") {
+			t.Errorf("the build stage %s does not run on $BUILDPLATFORM", froms[0])
+		}
+		build := dockerBuildCommand(t)
+		for _, want := range []string{"GOOS=${TARGETOS}", "GOARCH=${TARGETARCH}", "--mount=type=cache,target=/go/pkg/mod", "--mount=type=cache,target=/root/.cache/go-build"} {
+			if !strings.Contains(build, want) {
+				t.Errorf("the build lacks %s: %s", want, build)
+			}
+		}
+		for _, arg := range []string{"ARG TARGETOS", "ARG TARGETARCH"} {
+			if !slices.Contains(instrs, arg) {
+				t.Errorf("no %s: the build would not see the target platform", arg)
+			}
 		}
 	})
 
@@ -143,6 +170,27 @@ func TestDockerfile(t *testing.T) {
 			}
 		}
 	})
+}
+
+// dockerfileStage returns the instructions of the named stage, joined by
+// newlines.
+func dockerfileStage(t *testing.T, name string) string {
+	t.Helper()
+	var stage []string
+	in := false
+	for _, instr := range dockerfileInstructions(t) {
+		if keyword(instr) == "FROM" {
+			f := strings.Fields(instr)
+			in = strings.EqualFold(f[len(f)-2], "AS") && f[len(f)-1] == name
+		}
+		if in {
+			stage = append(stage, instr)
+		}
+	}
+	if stage == nil {
+		t.Fatalf("the Dockerfile has no stage %s", name)
+	}
+	return strings.Join(stage, "\n")
 }
 
 // dockerBuildCommand returns the Dockerfile's RUN instruction that builds
@@ -211,15 +259,17 @@ func TestCompose(t *testing.T) {
 		if got := api.Environment["DATABASE_URL"]; !strings.HasPrefix(got, "postgres://") || !strings.Contains(got, "@db:5432/") {
 			t.Errorf("api DATABASE_URL = %q, want the db service", got)
 		}
-		if api.Environment["JWT_SECRET"] == "" {
-			t.Error("api has no JWT_SECRET")
+		// A fixed default would pass the production check with a secret
+		// everyone knows: the value must come from the environment.
+		if got := api.Environment["JWT_SECRET"]; !regexp.MustCompile(`^\$\{JWT_SECRET(:-|:\?[^}]*)?\}$`).MatchString(got) {
+			t.Errorf("api JWT_SECRET = %q, want ${JWT_SECRET:-} or ${JWT_SECRET:?...}, never a fixed default", got)
 		}
 		if !slices.ContainsFunc(api.Ports, func(p string) bool { return strings.HasSuffix(p, ":8080") }) {
 			t.Errorf("api ports = %q, want 8080 published", api.Ports)
 		}
 	})
 
-	t.Run("the test profile runs the integration tests against the database", func(t *testing.T) {
+	t.Run("the test profile runs the suite CI runs, in the image stage with Chromium and Node.js", func(t *testing.T) {
 		if !slices.Contains(test.Profiles, "test") {
 			t.Errorf("test profiles = %q, want test", test.Profiles)
 		}
@@ -229,8 +279,18 @@ func TestCompose(t *testing.T) {
 		if !strings.Contains(test.Environment["TEST_DATABASE_URL"], "@db:5432/") || test.Environment["CI"] != "true" {
 			t.Errorf("test environment = %v, want TEST_DATABASE_URL on db and CI=true", test.Environment)
 		}
-		if cmd := strings.Join(test.Command, " "); !strings.HasPrefix(cmd, "go test") || !strings.Contains(cmd, "./tests/integration/...") {
-			t.Errorf("test command = %q, want go test ./tests/integration/...", cmd)
+		if cmd := strings.Join(test.Command, " "); cmd != "go test ./..." {
+			t.Errorf("test command = %q, want the README's go test ./...", cmd)
+		}
+		build, _ := test.Build.(map[string]any)
+		if build["target"] != "test" {
+			t.Fatalf("test build = %v, want the Dockerfile's test stage", test.Build)
+		}
+		stage := dockerfileStage(t, "test")
+		for _, pkg := range []string{"chromium", "nodejs", "npm"} {
+			if !strings.Contains(stage, " "+pkg) {
+				t.Errorf("the Dockerfile's test stage does not install %s", pkg)
+			}
 		}
 	})
 

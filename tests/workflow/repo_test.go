@@ -5,37 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
-
-// repoRoot is the directory of the repository's go.mod, two levels up from
-// this package.
-var repoRoot = sync.OnceValues(func() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		return "", err
-	}
-	return root, nil
-})
-
-// root returns the repository root or fails t.
-func root(t *testing.T) string {
-	t.Helper()
-	dir, err := repoRoot()
-	if err != nil {
-		t.Fatalf("find the repository root: %v", err)
-	}
-	return dir
-}
 
 // readFile returns a file of the repository, by slash-separated path.
 func readFile(t *testing.T, path string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root(t), filepath.FromSlash(path)))
+	data, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), filepath.FromSlash(path)))
 	if err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}
@@ -45,7 +23,7 @@ func readFile(t *testing.T, path string) string {
 // exists reports whether a slash-separated path exists in the repository.
 func exists(t *testing.T, path string) bool {
 	t.Helper()
-	_, err := os.Stat(filepath.Join(root(t), filepath.FromSlash(path)))
+	_, err := os.Stat(filepath.Join(testkit.RepoRoot(t), filepath.FromSlash(path)))
 	return err == nil
 }
 

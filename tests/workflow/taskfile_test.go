@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +13,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // taskfile is the part of Taskfile.yml the tests read.
@@ -51,7 +56,7 @@ func loadTaskfile(t *testing.T) taskfile {
 
 var (
 	// goToolRun matches a pinned tool run: go tool -modfile=go.tool.mod NAME.
-	goToolRun = regexp.MustCompile(`go tool -modfile=go\.tool\.mod ([\w.-]+)`)
+	goToolRun = regexp.MustCompile(`go tool -modfile=go\.tool\.mod (?:-n )?([\w.-]+)`)
 	// anyGoTool matches every go tool run, pinned or not.
 	anyGoTool = regexp.MustCompile(`go tool (\S+)`)
 	// localPath matches a ./path argument, such as ./... or ./cmd/api.
@@ -96,10 +101,19 @@ func TestTaskfile(t *testing.T) {
 		}
 	})
 
-	t.Run("task test:e2e runs the browser tests", func(t *testing.T) {
-		want := "go test -run 'Browser|E2E|UI' ./platform/docs/... ./tests/integration/..."
+	t.Run("task test:e2e runs every browser test and nothing else", func(t *testing.T) {
+		want := "go test -run '^TestBrowser' ./..."
 		if got := tf.Tasks["test:e2e"].commands(); !slices.Equal(got, []string{want}) {
-			t.Errorf("task test:e2e runs %q, want %q", got, want)
+			t.Fatalf("task test:e2e runs %q, want %q", got, want)
+		}
+		browserTests := testsCalling(t, "docstest", "Browser")
+		if len(browserTests) == 0 {
+			t.Fatal("found no test that calls docstest.Browser")
+		}
+		for _, name := range browserTests {
+			if !strings.HasPrefix(name, "TestBrowser") {
+				t.Errorf("%s drives a browser but is not named TestBrowser…, so task test:e2e misses it", name)
+			}
 		}
 	})
 
@@ -158,6 +172,20 @@ func TestTaskfile(t *testing.T) {
 		})
 	})
 
+	t.Run("task tools builds every pinned tool", func(t *testing.T) {
+		built := map[string]bool{}
+		for _, cmd := range tf.Tasks["tools"].commands() {
+			if m := goToolRun.FindStringSubmatch(cmd); m != nil && strings.Contains(cmd, " -n ") {
+				built[m[1]] = true
+			}
+		}
+		for name := range declaredTools(t) {
+			if !built[name] {
+				t.Errorf("task tools does not build %s", name)
+			}
+		}
+	})
+
 	t.Run("the files it relies on exist", func(t *testing.T) {
 		for _, path := range []string{"go.tool.mod", "go.tool.sum", ".air.toml", "Dockerfile", "docker-compose.yml"} {
 			if !exists(t, path) {
@@ -202,7 +230,7 @@ func forEachCommand(tf taskfile, f func(task, cmd string)) {
 func hasGoFiles(t *testing.T, dir string) bool {
 	t.Helper()
 	found := false
-	_ = filepath.WalkDir(filepath.Join(root(t), filepath.FromSlash(dir)), func(path string, d os.DirEntry, err error) error {
+	_ = filepath.WalkDir(filepath.Join(testkit.RepoRoot(t), filepath.FromSlash(dir)), func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
 			found = true
 			return filepath.SkipAll
@@ -219,4 +247,50 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// testsCalling returns the Test functions of the repository's test files
+// whose bodies call pkg.fn, as "TestName (file)".
+func testsCalling(t *testing.T, pkg, fn string) []string {
+	t.Helper()
+	var found []string
+	fset := token.NewFileSet()
+	root := testkit.RepoRoot(t)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		// docstest's own tests call Browser with a stand-in for t.
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "docstest" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !strings.HasPrefix(fd.Name.Name, "Test") {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if ok && sel.Sel.Name == fn {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == pkg {
+						found = append(found, fd.Name.Name)
+						return false
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Compact(slices.Sorted(slices.Values(found)))
 }

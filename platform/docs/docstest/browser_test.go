@@ -30,7 +30,7 @@ func (o *outcomeTB) Fatal(args ...any) {
 	runtime.Goexit()
 }
 
-func TestBrowserWithoutChromium(t *testing.T) {
+func TestMissingChromium(t *testing.T) {
 	cases := []struct {
 		name     string
 		ci       string

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// devSecretFile holds the development JWT secret, under the directory of
+// the default SQLite file: made once, it keeps tokens valid across the
+// restarts of `task dev`, so the token the docs UI remembers still works
+// after an edit. It is never read with APP_ENV=production.
+const devSecretFile = "data/dev-jwt-secret"
+
+// loadDevSecret returns the secret stored at path, creating the file with a
+// new random secret (mode 0600) when it does not exist yet.
+func loadDevSecret(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		secret := strings.TrimSpace(string(data))
+		if len(secret) < 32 {
+			return nil, fmt.Errorf("%s holds %d characters, want at least 32: delete it to make a new one", path, len(secret))
+		}
+		return []byte(secret), nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("read development secret: %w", err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("generate development secret: %w", err)
+	}
+	secret := base64.RawURLEncoding.EncodeToString(raw)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("store development secret: %w", err)
+	}
+	// O_EXCL: of two processes starting at once, one writes and the other
+	// reads what it wrote.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return loadDevSecret(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store development secret: %w", err)
+	}
+	if _, err := f.WriteString(secret + "\n"); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store development secret: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("store development secret: %w", err)
+	}
+	return []byte(secret), nil
+}

@@ -1,0 +1,74 @@
+package testkit
+
+import (
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Response is an answer read in full.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends req through app in process (app.Test, no timeout) and reads the
+// answer in full.
+func Do(t testing.TB, app *fiber.App, req *http.Request) Response {
+	t.Helper()
+	res, err := app.Test(req, -1)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	return read(t, req, res)
+}
+
+// client is the HTTP client of Fetch: bounded, so that a server that stops
+// answering fails the test instead of hanging it.
+var client = &http.Client{Timeout: 30 * time.Second}
+
+// Fetch sends req over a real connection and reads the answer in full.
+func Fetch(t testing.TB, req *http.Request) Response {
+	t.Helper()
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	return read(t, req, res)
+}
+
+func read(t testing.TB, req *http.Request, res *http.Response) Response {
+	t.Helper()
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
+	}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: body}
+}
+
+// MediaType is the response's media type without parameters.
+func (r Response) MediaType(t testing.TB) string {
+	t.Helper()
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatalf("Content-Type %q: %v", r.Header.Get("Content-Type"), err)
+	}
+	return mt
+}
+
+// Decode decodes the JSON body into a T or fails t.
+func Decode[T any](t testing.TB, body []byte) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return v
+}

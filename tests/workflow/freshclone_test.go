@@ -1,0 +1,125 @@
+package workflow
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
+)
+
+// insideFreshClone marks the run of the suite that TestFreshClone starts,
+// so that the clone does not start another one.
+const insideFreshClone = "FRESH_CLONE_RUN"
+
+// absentPrograms are the programs a machine with only Go lacks: the browser,
+// Node.js and Docker.
+var absentPrograms = map[string]bool{
+	"chromium": true, "chromium-browser": true, "google-chrome": true, "google-chrome-stable": true,
+	"node": true, "nodejs": true, "npm": true, "npx": true, "corepack": true,
+	"docker": true, "podman": true,
+}
+
+// TestFreshClone runs the README's test command the way a newcomer does on
+// a machine with only Go: in a copy of the repository, CI unset, and no
+// Chromium, Node.js or Docker in PATH. It must pass, never hang, and say on
+// the terminal which tests skipped for want of what.
+func TestFreshClone(t *testing.T) {
+	if os.Getenv(insideFreshClone) != "" {
+		t.Skip("this is the suite TestFreshClone runs")
+	}
+	if testing.Short() {
+		t.Skip("runs the whole suite again; skipped with -short")
+	}
+	script := testkit.LookPath(t, "install util-linux's script (Debian: bsdutils), which gives the run a terminal", "script")
+	dir := copyWorkTree(t)
+
+	cmd := exec.CommandContext(testkit.Context(t), script, "-qec", "go test ./...", "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = freshEnv(t)
+	out, err := cmd.CombinedOutput()
+	output := strings.ReplaceAll(string(out), "\r\n", "\n")
+	if err != nil {
+		t.Fatalf("go test ./... in a fresh copy without Chromium, Node.js or Docker: %v\n%s", err, output)
+	}
+	t.Logf("go test ./... in a fresh copy:\n%s", output)
+
+	want := testsCalling(t, "docstest", "Browser")
+	want = append(want, "TestTheServedSpecLintsCleanWithRedocly")
+	for _, name := range want {
+		if !strings.Contains(output, "skip: "+name+" needs ") {
+			t.Errorf("the output does not say that %s skipped, nor why", name)
+		}
+	}
+}
+
+// copyWorkTree copies the repository's files as git sees them (tracked,
+// or new and not ignored) into a temporary directory: a clone of what is
+// about to be committed, without build output, node_modules or .env.
+func copyWorkTree(t *testing.T) string {
+	t.Helper()
+	git := testkit.LookPath(t, "install git", "git")
+	root := testkit.RepoRoot(t)
+	ls := exec.CommandContext(testkit.Context(t), git, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	ls.Dir = root
+	list, err := ls.Output()
+	if err != nil {
+		testkit.Missing(t, "a git work tree to copy: "+err.Error())
+	}
+	dir := filepath.Join(t.TempDir(), "clone")
+	for _, name := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
+		src := filepath.Join(root, filepath.FromSlash(name))
+		info, err := os.Lstat(src)
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted in the work tree, or not a file
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// freshEnv is this process's environment without CI and browser settings,
+// with PATH replaced by a directory of links to every program in PATH but
+// absentPrograms.
+func freshEnv(t *testing.T) []string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if absentPrograms[e.Name()] || e.IsDir() {
+				continue
+			}
+			// The first directory in PATH wins, as in a lookup.
+			_ = os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(bin, e.Name()))
+		}
+	}
+	env := []string{"PATH=" + bin, insideFreshClone + "=1"}
+	for _, kv := range os.Environ() {
+		key, _, _ := strings.Cut(kv, "=")
+		switch key {
+		case "PATH", "CI", "CHROMIUM_PATH", insideFreshClone:
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
