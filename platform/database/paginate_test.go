@@ -2,6 +2,8 @@ package database_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -17,60 +19,227 @@ type item struct {
 	N             int   `bun:"n,notnull"`
 }
 
-func TestPaginate(t *testing.T) {
-	t.Parallel()
+// openItems opens a SQLite database with n items numbered 0 to n-1.
+func openItems(t *testing.T, n int) *bun.DB {
+	t.Helper()
 	ctx := context.Background()
 	db, err := database.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "p.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { _ = db.Close() })
 	if _, err := db.NewCreateTable().Model((*item)(nil)).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	list := func(p paging.Paging) paging.Page[item] {
-		t.Helper()
-		page, err := database.Paginate[item](ctx, db.NewSelect().Order("id"), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return page
+	insertItems(t, db, 0, n)
+	return db
+}
+
+// insertItems adds items numbered from to from+n-1.
+func insertItems(t *testing.T, db *bun.DB, from, n int) {
+	t.Helper()
+	if n == 0 {
+		return
 	}
-	t.Run("an empty table is an empty array with max page -1", func(t *testing.T) {
-		page := list(paging.Paging{Page: 0, Limit: 20})
-		if page.Data == nil || len(page.Data) != 0 || page.MaxPage != -1 || page.TotalElements != 0 || page.HasNext || page.HasPrev {
+	rows := make([]item, n)
+	for i := range rows {
+		rows[i].N = from + i
+	}
+	if _, err := db.NewInsert().Model(&rows).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func list(t *testing.T, db *bun.DB, q *bun.SelectQuery, p paging.Paging, opts ...database.Option) paging.Page[item] {
+	t.Helper()
+	page, err := database.Paginate[item](context.Background(), q, p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+func TestPaginate(t *testing.T) {
+	t.Parallel()
+	t.Run("an empty table is an empty array with max page -1, counted exactly", func(t *testing.T) {
+		db := openItems(t, 0)
+		page := list(t, db, db.NewSelect().Order("id"), paging.Paging{Page: 0, Limit: 20})
+		if page.Data == nil || len(page.Data) != 0 || page.MaxPage != -1 || page.TotalElements != 0 || page.HasNext || page.HasPrev || !page.TotalExact {
 			t.Fatalf("page = %+v", page)
 		}
 	})
-	rows := make([]item, 45)
-	for i := range rows {
-		rows[i].N = i
+	db := openItems(t, 45)
+	strategies := []database.CountStrategy{
+		database.CountExact, database.CountAuto(database.DefaultCountBudget), {}, database.CountCapped(1000),
 	}
-	if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+	for _, s := range strategies {
+		for _, limit := range []int{1, 9, 15, 20, 45} {
+			t.Run(fmt.Sprintf("with %s, pages of %d partition the rows with an exact envelope", s, limit), func(t *testing.T) {
+				var seen []int
+				maxPage := (45+limit-1)/limit - 1
+				for p := 0; p <= maxPage+1; p++ {
+					page := list(t, db, db.NewSelect().Order("id"), paging.Paging{Page: p, Limit: limit}, database.WithCount(s))
+					if page.TotalElements != 45 || !page.TotalExact || page.MaxPage != maxPage || page.HasNext != (p < maxPage) || page.HasPrev != (p != 0) {
+						t.Fatalf("page %d: envelope %+v", p, page)
+					}
+					for _, it := range page.Data {
+						seen = append(seen, it.N)
+					}
+				}
+				for i, n := range seen {
+					if n != i || len(seen) != 45 {
+						t.Fatalf("pages do not partition the 45 rows in order: %v", seen)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestPaginateCountStrategies(t *testing.T) {
+	t.Parallel()
+	db := openItems(t, 45)
+	tests := []struct {
+		name     string
+		strategy database.CountStrategy
+		p        paging.Paging
+		total    int
+		exact    bool
+		maxPage  int
+	}{
+		{"none gives the lower bound the first page shows", database.CountNone, paging.Paging{Page: 0, Limit: 10}, 11, false, 1},
+		{"none gives the lower bound a middle page shows", database.CountNone, paging.Paging{Page: 2, Limit: 10}, 31, false, 3},
+		{"none is exact on the last page, which shows the total", database.CountNone, paging.Paging{Page: 4, Limit: 10}, 45, true, 4},
+		{"capped below the total gives cap+1 as a lower bound", database.CountCapped(30), paging.Paging{Page: 0, Limit: 10}, 31, false, 3},
+		{"capped above the total is exact", database.CountCapped(45), paging.Paging{Page: 0, Limit: 10}, 45, true, 4},
+		{"capped below the page's own lower bound keeps the lower bound", database.CountCapped(5), paging.Paging{Page: 3, Limit: 10}, 41, false, 4},
+		{"estimate on SQLite is the lower bound", database.CountEstimate, paging.Paging{Page: 1, Limit: 10}, 21, false, 2},
+		{"auto with no budget estimates", database.CountAuto(0), paging.Paging{Page: 0, Limit: 10}, 11, false, 1},
+		{"auto within the budget is exact", database.CountAuto(database.DefaultCountBudget), paging.Paging{Page: 0, Limit: 10}, 45, true, 4},
+		{"exact is exact", database.CountExact, paging.Paging{Page: 1, Limit: 10}, 45, true, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := list(t, db, db.NewSelect().Order("id"), tt.p, database.WithCount(tt.strategy))
+			wantNext := tt.p.Page < 4
+			if page.TotalElements != tt.total || page.TotalExact != tt.exact || page.MaxPage != tt.maxPage || page.HasNext != wantNext {
+				t.Errorf("envelope total=%d exact=%v max_page=%d has_next=%v, want %d %v %d %v",
+					page.TotalElements, page.TotalExact, page.MaxPage, page.HasNext, tt.total, tt.exact, tt.maxPage, wantNext)
+			}
+		})
+	}
+}
+
+func TestPaginateKeyset(t *testing.T) {
+	t.Parallel()
+	cursors, err := paging.NewCursors([]byte("test secret"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, limit := range []int{1, 9, 15, 20, 45} {
+	other, err := paging.NewCursors([]byte("another secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evens := func(db *bun.DB) *bun.SelectQuery { return db.NewSelect().Where("n % 2 = 0") }
+	keyset := func(cursor string) []database.Option {
+		return []database.Option{database.WithCursors(cursors), database.WithKeyset("id"), database.WithCursor(cursor)}
+	}
+
+	t.Run("following cursors walks every row once while rows are inserted", func(t *testing.T) {
+		db := openItems(t, 45)
+		page := list(t, db, evens(db), paging.Paging{Page: 0, Limit: 4}, keyset("")...)
 		var seen []int
-		maxPage := (45+limit-1)/limit - 1
-		for p := 0; p <= maxPage+1; p++ {
-			page := list(paging.Paging{Page: p, Limit: limit})
-			if page.TotalElements != 45 || page.MaxPage != maxPage || page.HasNext != (p < maxPage) || page.HasPrev != (p != 0) {
-				t.Fatalf("limit %d page %d: envelope %+v", limit, p, page)
+		for i := 0; ; i++ {
+			if page.Page != i || page.PageSize != 4 || page.HasPrev != (i > 0) {
+				t.Fatalf("step %d: envelope %+v", i, page)
 			}
 			for _, it := range page.Data {
 				seen = append(seen, it.N)
 			}
-			if p == maxPage+1 && len(page.Data) != 0 {
-				t.Fatalf("limit %d: the page past the end has %d items", limit, len(page.Data))
+			if page.HasNext != (page.NextCursor != "") {
+				t.Fatalf("step %d: has_next %v with next_cursor %q", i, page.HasNext, page.NextCursor)
 			}
-		}
-		for i, n := range seen {
-			if n != i {
-				t.Fatalf("limit %d: pages do not partition the rows in order: %v", limit, seen)
+			if !page.HasNext {
+				break
 			}
+			if i < 3 {
+				insertItems(t, db, 100+10*i, 3) // lands after the cursor
+			}
+			page = list(t, db, evens(db), paging.Paging{Page: 0, Limit: 20}, keyset(page.NextCursor)...)
 		}
-		if len(seen) != 45 {
-			t.Fatalf("limit %d: pages hold %d rows, want 45", limit, len(seen))
+		var want []int
+		for n := 0; n < 45; n += 2 {
+			want = append(want, n)
 		}
+		want = append(want, 100, 102, 110, 112, 120, 122)
+		if fmt.Sprint(seen) != fmt.Sprint(want) {
+			t.Fatalf("walked %v, want %v", seen, want)
+		}
+	})
+
+	db := openItems(t, 45)
+	first := list(t, db, evens(db), paging.Paging{Page: 0, Limit: 4}, keyset("")...)
+	bad := []struct {
+		name    string
+		q       *bun.SelectQuery
+		cursor  string
+		message string
+	}{
+		{"a cursor with a changed character", evens(db), first.NextCursor[:5] + flip(first.NextCursor[5]) + first.NextCursor[6:], "issued"},
+		{"a cursor without its signature", evens(db), first.NextCursor[:len(first.NextCursor)-10], "issued"},
+		{"a cursor signed with another key", evens(db), reissue(t, other, first.NextCursor), "issued"},
+		{"random text", evens(db), "hello", "issued"},
+		{"a cursor of other filters", db.NewSelect().Where("n % 2 = 1"), first.NextCursor, "other filters"},
 	}
+	for _, tt := range bad {
+		t.Run(tt.name+" is a field error naming cursor", func(t *testing.T) {
+			_, err := database.Paginate[item](context.Background(), tt.q, paging.Paging{Limit: 4}, keyset(tt.cursor)...)
+			var fe *paging.FieldError
+			if !errors.As(err, &fe) || fe.Field != "cursor" {
+				t.Fatalf("error %v, want a FieldError naming cursor", err)
+			}
+		})
+	}
+
+	t.Run("a cursor given to a list without a keyset is a field error naming cursor", func(t *testing.T) {
+		_, err := database.Paginate[item](context.Background(), db.NewSelect().Order("id"), paging.Paging{Limit: 4}, database.WithCursor(first.NextCursor))
+		var fe *paging.FieldError
+		if !errors.As(err, &fe) || fe.Field != "cursor" {
+			t.Fatalf("error %v, want a FieldError naming cursor", err)
+		}
+	})
+
+	t.Run("a keyset without cursors is an error", func(t *testing.T) {
+		_, err := database.Paginate[item](context.Background(), evens(db), paging.Paging{Limit: 4}, database.WithKeyset("id"))
+		if err == nil {
+			t.Fatal("no error")
+		}
+	})
+}
+
+// flip changes a base64url character into another.
+func flip(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}
+
+// reissue signs the position of a cursor with other cursors, as a client
+// guessing the key would.
+func reissue(t *testing.T, other *paging.Cursors, cursor string) string {
+	t.Helper()
+	cursors, err := paging.NewCursors([]byte("test secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := cursors.Decode(cursor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := other.Encode(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

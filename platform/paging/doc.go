@@ -1,4 +1,5 @@
 // Package paging provides the paging every route handler receives: the
 // page/limit pair parsed from the query string, the query fields a list route
-// embeds to document them, and the flat paging response envelope.
+// embeds to document them (page and limit, and the cursor of keyset paging),
+// the signed cursors themselves, and the flat paging response envelope.
 package paging

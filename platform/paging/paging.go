@@ -38,7 +38,7 @@ type Query struct {
 
 // FieldError reports a paging value that is not acceptable.
 type FieldError struct {
-	// Field is "page" or "limit".
+	// Field is "page", "limit" or "cursor".
 	Field string
 	// Message says what is wrong.
 	Message string

@@ -90,7 +90,7 @@ func TestNew(t *testing.T) {
 			if string(raw["data"]) == "null" || raw["data"][0] != '[' {
 				t.Fatalf("data is %s, want an array", raw["data"])
 			}
-			for _, key := range []string{"page", "page_size", "max_page", "has_prev", "has_next", "total_elements"} {
+			for _, key := range []string{"page", "page_size", "max_page", "has_prev", "has_next", "total_elements", "total_exact"} {
 				if _, ok := raw[key]; !ok {
 					t.Fatalf("%s lacks %q", b, key)
 				}

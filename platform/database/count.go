@@ -1,0 +1,248 @@
+package database
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/uptrace/bun"
+)
+
+// DefaultCountBudget is how long CountAuto lets an exact count run unless
+// told otherwise.
+const DefaultCountBudget = 25 * time.Millisecond
+
+// countKind names a counting strategy.
+type countKind int
+
+const (
+	countAuto countKind = iota
+	countExact
+	countEstimate
+	countCapped
+	countNone
+)
+
+// CountStrategy is how Paginate finds total_elements and max_page. Whatever
+// the strategy, has_next is exact (Paginate fetches one row past the page),
+// and no count runs when the page itself shows the total: a last page
+// reached by offset, or an empty first page. The zero value is
+// CountAuto(DefaultCountBudget).
+type CountStrategy struct {
+	kind   countKind
+	cap    int
+	budget time.Duration
+	// budgetSet tells CountAuto(0) from the zero value.
+	budgetSet bool
+}
+
+var (
+	// CountExact counts every row with count(*), however long it takes:
+	// the strategy of the first version of this package.
+	CountExact = CountStrategy{kind: countExact}
+	// CountEstimate takes the planner's row estimate (EXPLAIN (FORMAT JSON)
+	// on PostgreSQL) and never counts; SQLite keeps no such estimate, so
+	// there it is the lower bound CountNone gives. Either way it is raised
+	// to at least what the page shows, and total_exact is false.
+	CountEstimate = CountStrategy{kind: countEstimate}
+	// CountNone counts nothing: total_elements is the lower bound the page
+	// shows (the rows up to and including it, plus one when another
+	// follows), and total_exact is false.
+	CountNone = CountStrategy{kind: countNone}
+)
+
+// CountCapped counts at most n+1 rows: an exact total up to n, and n+1 as a
+// lower bound (total_exact false) beyond, so the cost is bounded by n.
+func CountCapped(n int) CountStrategy {
+	return CountStrategy{kind: countCapped, cap: max(n, 0)}
+}
+
+// CountAuto counts exactly within budget, on PostgreSQL with SET LOCAL
+// statement_timeout in the count's transaction and on SQLite by cancelling
+// its context, and falls back to CountEstimate when the budget runs out.
+// Small tables and selective filters stay exact; huge ones stay fast. A
+// query (its SQL, values included) that ran out of budget is remembered
+// for a minute and estimated without trying again, so a table too large to
+// count costs the budget once a minute, not on every request. A budget of
+// zero or less never counts exactly.
+func CountAuto(budget time.Duration) CountStrategy {
+	return CountStrategy{kind: countAuto, budget: budget, budgetSet: true}
+}
+
+// String names the strategy as its constructor does.
+func (s CountStrategy) String() string {
+	switch s.kind {
+	case countExact:
+		return "exact"
+	case countEstimate:
+		return "estimate"
+	case countCapped:
+		return "capped(" + strconv.Itoa(s.cap) + ")"
+	case countNone:
+		return "none"
+	}
+	return "auto(" + s.autoBudget().String() + ")"
+}
+
+// autoBudget is the budget of CountAuto, with the zero value's default.
+func (s CountStrategy) autoBudget() time.Duration {
+	if !s.budgetSet {
+		return DefaultCountBudget
+	}
+	return s.budget
+}
+
+// known is what a fetched page tells of the total.
+type known struct {
+	// offset is the number of rows before the page; for a page found by
+	// cursor it is only nominal (page * limit).
+	offset int
+	// fetched is the number of rows on the page.
+	fetched int
+	// hasNext is true when a row follows the page.
+	hasNext bool
+	// byCursor is true for a page found by keyset.
+	byCursor bool
+}
+
+// lowerBound is the number of rows the page proves exist.
+func (k known) lowerBound() int {
+	n := k.offset + k.fetched
+	if k.hasNext {
+		n++
+	}
+	return n
+}
+
+// total returns the total when the page alone shows it: a last page found
+// by offset, which has rows or is the first.
+func (k known) total() (int, bool) {
+	if k.byCursor || k.hasNext || (k.fetched == 0 && k.offset > 0) {
+		return 0, false
+	}
+	return k.offset + k.fetched, true
+}
+
+// counter counts the rows of one list query: base, with its filters and no
+// limit, offset or keyset condition.
+type counter struct {
+	db   *bun.DB
+	base *bun.SelectQuery
+	// sql is base rendered, made on first use.
+	sql string
+}
+
+// render returns the SQL of base.
+func (c *counter) render() (string, error) {
+	if c.sql == "" {
+		b, err := c.base.AppendQuery(c.db.QueryGen(), nil)
+		if err != nil {
+			return "", fmt.Errorf("render the query: %w", err)
+		}
+		c.sql = string(b)
+	}
+	return c.sql, nil
+}
+
+// count finds the total with strategy s, knowing k.
+func (c *counter) count(ctx context.Context, s CountStrategy, k known) (total int, exact bool, err error) {
+	if n, ok := k.total(); ok {
+		return n, true, nil
+	}
+	switch s.kind {
+	case countNone:
+		return k.lowerBound(), false, nil
+	case countExact:
+		n, err := c.base.Count(ctx)
+		if err != nil {
+			return 0, false, fmt.Errorf("count: %w", err)
+		}
+		return int(n), true, nil
+	case countCapped:
+		return c.capped(ctx, s.cap, k)
+	case countEstimate:
+		return c.estimate(ctx, k)
+	}
+	return c.auto(ctx, s.autoBudget(), k)
+}
+
+// capped counts at most n+1 rows.
+func (c *counter) capped(ctx context.Context, n int, k known) (int, bool, error) {
+	var got int
+	err := c.db.NewSelect().ColumnExpr("count(*)").
+		TableExpr("(?) AS capped", c.base.Clone().Limit(int64(n)+1)).
+		Scan(ctx, &got)
+	if err != nil {
+		return 0, false, fmt.Errorf("count at most %d: %w", n, err)
+	}
+	if got <= n {
+		return got, true, nil
+	}
+	return max(got, k.lowerBound()), false, nil
+}
+
+// auto counts exactly within budget, or estimates.
+func (c *counter) auto(ctx context.Context, budget time.Duration, k known) (int, bool, error) {
+	if budget <= 0 {
+		return c.estimate(ctx, k)
+	}
+	sql, err := c.render()
+	if err != nil {
+		return 0, false, err
+	}
+	key := memoKey{db: c.db, sql: sql}
+	if overBudget.recent(key, time.Now()) {
+		return c.estimate(ctx, k)
+	}
+	n, ok, err := c.within(ctx, budget)
+	if err != nil {
+		return 0, false, err
+	}
+	if ok {
+		return n, true, nil
+	}
+	overBudget.add(key, time.Now())
+	return c.estimate(ctx, k)
+}
+
+// pgQueryCanceled is the SQLSTATE of a statement stopped by
+// statement_timeout.
+const pgQueryCanceled = "57014"
+
+// within counts exactly unless it takes longer than budget, which reports
+// ok false.
+func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
+	if DialectOfDB(c.db) == Postgres {
+		// statement_timeout has millisecond resolution, and 0 turns it off.
+		ms := strconv.FormatInt(max(budget.Milliseconds(), 1), 10)
+		err := c.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+ms); err != nil {
+				return fmt.Errorf("set the count budget: %w", err)
+			}
+			got, err := c.base.Clone().Conn(tx).Count(ctx)
+			n = int(got)
+			return err
+		})
+		var pgErr *pgconn.PgError
+		switch {
+		case errors.As(err, &pgErr) && pgErr.Code == pgQueryCanceled && ctx.Err() == nil:
+			return 0, false, nil
+		case err != nil:
+			return 0, false, fmt.Errorf("count within %s: %w", budget, err)
+		}
+		return n, true, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	got, err := c.base.Count(cctx)
+	switch {
+	case err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+		return 0, false, nil
+	case err != nil:
+		return 0, false, fmt.Errorf("count within %s: %w", budget, err)
+	}
+	return int(got), true, nil
+}

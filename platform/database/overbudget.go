@@ -1,0 +1,61 @@
+package database
+
+import (
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// How long and how many over-budget queries CountAuto remembers.
+const (
+	overBudgetTTL = time.Minute
+	overBudgetMax = 1024
+)
+
+// memoKey is one query on one database.
+type memoKey struct {
+	db  *bun.DB
+	sql string
+}
+
+// budgetMemo remembers the queries whose exact count ran out of budget, so
+// CountAuto estimates them at once instead of spending the budget on every
+// request. It is bounded: when full, expired entries go first, then any.
+type budgetMemo struct {
+	mu    sync.Mutex
+	until map[memoKey]time.Time
+}
+
+// overBudget is the memo of the process: a query's cost does not depend on
+// who asks.
+var overBudget = &budgetMemo{until: map[memoKey]time.Time{}}
+
+// recent reports whether the query ran out of budget less than
+// overBudgetTTL before now.
+func (m *budgetMemo) recent(k memoKey, now time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	until, ok := m.until[k]
+	return ok && now.Before(until)
+}
+
+// add remembers that the query ran out of budget at now.
+func (m *budgetMemo) add(k memoKey, now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.until) >= overBudgetMax {
+		for key, until := range m.until {
+			if !now.Before(until) {
+				delete(m.until, key)
+			}
+		}
+	}
+	for key := range m.until {
+		if len(m.until) < overBudgetMax {
+			break
+		}
+		delete(m.until, key)
+	}
+	m.until[k] = now.Add(overBudgetTTL)
+}

@@ -1,0 +1,178 @@
+package paging
+
+import (
+	"bytes"
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CursorQuery is the cursor query field of a list route that pages by
+// keyset. A list route's input embeds it next to Query, which documents it
+// in the spec and binds it; the handler passes Cursor on to the database.
+type CursorQuery struct {
+	// Cursor is the next_cursor of the previous page, or empty for a list
+	// that starts at page.
+	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=1024"`
+}
+
+// Position is what a cursor carries: where the next page starts and which
+// list it belongs to.
+type Position struct {
+	// Page is the index of the page the cursor was issued with; the cursor
+	// leads to Page+1.
+	Page int
+	// Limit is the page size of that page, kept for the next.
+	Limit int
+	// Filter is a digest of the query the cursor pages through (filters
+	// and sort order), so that a cursor cannot be used with other filters.
+	Filter string
+	// After holds the sort key of the last row of the page, one value per
+	// keyset column: int64, float64, bool, string or time.Time.
+	After []any
+}
+
+// Messages of the cursor errors, which a client reads in the 400 answer.
+const (
+	msgCursorInvalid = "is not a cursor this service issued; start again without it"
+	msgCursorFilters = "was issued for other filters or another list; start again without it"
+)
+
+// ErrCursorFilters is the FieldError of a valid cursor used with a list it
+// was not issued for: other filters or another route.
+var ErrCursorFilters = &FieldError{Field: "cursor", Message: msgCursorFilters}
+
+// cursorLabel binds the derived key to its use, so that the secret it comes
+// from (often the JWT secret) signs nothing else with the same key.
+const cursorLabel = "fiber-template paging cursor v1"
+
+// macSize is the length of a cursor's signature, in bytes.
+const macSize = 16
+
+// Cursors signs the cursors a service hands out and verifies the ones it
+// gets back. It is safe for concurrent use.
+type Cursors struct {
+	key []byte
+}
+
+// NewCursors returns the cursor signer whose key is derived from secret
+// with HKDF-SHA256 and a label of its own, so the secret can be shared with
+// another use, such as signing tokens. secret must not be empty.
+func NewCursors(secret []byte) (*Cursors, error) {
+	if len(secret) == 0 {
+		return nil, errors.New("paging: the cursor secret is empty")
+	}
+	key, err := hkdf.Key(sha256.New, secret, nil, cursorLabel, sha256.Size)
+	if err != nil {
+		return nil, fmt.Errorf("paging: derive the cursor key: %w", err)
+	}
+	return &Cursors{key: key}, nil
+}
+
+// wirePosition is a Position in JSON: keys of one letter, and every sort
+// key value written with its type so that it reads back as the same type.
+type wirePosition struct {
+	Page   int      `json:"p"`
+	Limit  int      `json:"l"`
+	Filter string   `json:"f"`
+	After  []string `json:"a"`
+}
+
+// Encode returns the signed, URL-safe cursor of pos.
+func (c *Cursors) Encode(pos Position) (string, error) {
+	w := wirePosition{Page: pos.Page, Limit: pos.Limit, Filter: pos.Filter, After: make([]string, len(pos.After))}
+	for i, v := range pos.After {
+		s, err := encodeKey(v)
+		if err != nil {
+			return "", err
+		}
+		w.After[i] = s
+	}
+	payload, err := json.Marshal(w)
+	if err != nil {
+		return "", fmt.Errorf("paging: encode cursor: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(c.sign(payload)), nil
+}
+
+// Decode verifies a cursor and returns its position. A cursor that is not
+// one Encode made with the same key, or whose page or limit is out of
+// range, is a *FieldError naming "cursor".
+func (c *Cursors) Decode(cursor string) (Position, error) {
+	invalid := &FieldError{Field: "cursor", Message: msgCursorInvalid}
+	body, sig, ok := strings.Cut(cursor, ".")
+	if !ok {
+		return Position{}, invalid
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil || !hmac.Equal(mac, c.sign(payload)) {
+		return Position{}, invalid
+	}
+	var w wirePosition
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil || w.Page < 0 || w.Page >= maxPage || w.Limit < 1 {
+		return Position{}, invalid
+	}
+	pos := Position{Page: w.Page, Limit: w.Limit, Filter: w.Filter, After: make([]any, len(w.After))}
+	for i, s := range w.After {
+		v, err := decodeKey(s)
+		if err != nil {
+			return Position{}, invalid
+		}
+		pos.After[i] = v
+	}
+	return pos, nil
+}
+
+func (c *Cursors) sign(payload []byte) []byte {
+	m := hmac.New(sha256.New, c.key)
+	m.Write(payload)
+	return m.Sum(nil)[:macSize]
+}
+
+// encodeKey writes a sort key value with a one-letter type prefix.
+func encodeKey(v any) (string, error) {
+	switch v := v.(type) {
+	case int64:
+		return "i:" + strconv.FormatInt(v, 10), nil
+	case float64:
+		return "f:" + strconv.FormatFloat(v, 'g', -1, 64), nil
+	case bool:
+		return "b:" + strconv.FormatBool(v), nil
+	case string:
+		return "s:" + v, nil
+	case time.Time:
+		return "t:" + v.Format(time.RFC3339Nano), nil
+	}
+	return "", fmt.Errorf("paging: a cursor cannot hold a sort key of type %T", v)
+}
+
+// decodeKey reads a value encodeKey wrote.
+func decodeKey(s string) (any, error) {
+	kind, text, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil, errors.New("no type")
+	}
+	switch kind {
+	case "i":
+		return strconv.ParseInt(text, 10, 64)
+	case "f":
+		return strconv.ParseFloat(text, 64)
+	case "b":
+		return strconv.ParseBool(text)
+	case "s":
+		return text, nil
+	case "t":
+		return time.Parse(time.RFC3339Nano, text)
+	}
+	return nil, fmt.Errorf("unknown type %q", kind)
+}
