@@ -26,9 +26,14 @@ type User struct {
 }
 
 // Indexes declares the indexes the list filters use, as the migrations
-// create them.
+// create them: role and active, and on PostgreSQL trigram indexes on the
+// lowered name and email for the q search (LIKE '%text%').
 func (*User) Indexes() []database.Index {
-	return []database.Index{{Columns: []string{"role"}}, {Columns: []string{"active"}}}
+	trigram := func(column string) database.Index {
+		return database.Index{Name: "users_" + column + "_trgm_idx", Expression: "lower(" + column + ")",
+			Using: "gin", OpClass: "gin_trgm_ops", Extension: "pg_trgm"}
+	}
+	return []database.Index{{Columns: []string{"role"}}, {Columns: []string{"active"}}, trigram("name"), trigram("email")}
 }
 
 // Roles a user can have.

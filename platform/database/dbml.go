@@ -25,7 +25,7 @@ func writeDBML(dialect Dialect, models []model) string {
 	}
 	for _, m := range models {
 		b.WriteString("\n")
-		writeTable(&b, m)
+		writeTable(&b, dialect, m)
 	}
 	refs := collectRefs(models, listed)
 	if len(refs) > 0 {
@@ -45,7 +45,7 @@ func dialectTitle(d Dialect) string {
 	return "SQLite"
 }
 
-func writeTable(b *strings.Builder, m model) {
+func writeTable(b *strings.Builder, dialect Dialect, m model) {
 	t := m.table
 	fmt.Fprintf(b, "Table %s {\n", tableIdent(t))
 	compositePK := len(t.PKs) > 1
@@ -95,15 +95,25 @@ func writeTable(b *strings.Builder, m model) {
 		indexes = append(indexes, fmt.Sprintf("%s [unique, name: %s]", columnList(t.Unique[name]), quote(name)))
 	}
 	for _, ix := range m.indexes {
-		cols := make([]*schema.Field, len(ix.Columns))
-		for i, c := range ix.Columns {
-			cols[i] = columnOf(t, c)
+		if ix.PostgresOnly() && dialect != Postgres {
+			continue
+		}
+		target := "`" + strings.ReplaceAll(ix.Expression, "`", "'") + "`"
+		if ix.Expression == "" {
+			cols := make([]*schema.Field, len(ix.Columns))
+			for i, c := range ix.Columns {
+				cols[i] = columnOf(t, c)
+			}
+			target = columnList(cols)
 		}
 		settings := "name: " + quote(ix.Name)
 		if ix.Unique {
 			settings = "unique, " + settings
 		}
-		indexes = append(indexes, fmt.Sprintf("%s [%s]", columnList(cols), settings))
+		if note := indexNote(ix); note != "" {
+			settings += ", note: " + quote(note)
+		}
+		indexes = append(indexes, fmt.Sprintf("%s [%s]", target, settings))
 	}
 	if len(indexes) > 0 {
 		b.WriteString("\n  indexes {\n")
@@ -116,6 +126,22 @@ func writeTable(b *strings.Builder, m model) {
 		fmt.Fprintf(b, "\n  Note: %s\n", quote(note))
 	}
 	b.WriteString("}\n")
+}
+
+// indexNote says what DBML cannot: the method, operator class and
+// extension of a PostgreSQL index.
+func indexNote(ix Index) string {
+	var parts []string
+	if ix.Using != "" {
+		parts = append(parts, "using "+ix.Using)
+	}
+	if ix.OpClass != "" {
+		parts = append(parts, "operator class "+ix.OpClass)
+	}
+	if ix.Extension != "" {
+		parts = append(parts, "needs the extension "+ix.Extension)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // tableNote is the doc tag of the model's embedded bun.BaseModel.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
@@ -43,14 +44,13 @@ func syncTables(ctx context.Context, db *bun.DB, models []model) (router.SyncRep
 				if exists {
 					continue
 				}
-				q := tx.NewCreateIndex().Model(m.table.ZeroIface).Index(ix.Name).Column(ix.Columns...).IfNotExists()
-				if ix.Unique {
-					q = q.Unique()
+				created, err := createIndex(ctx, tx, dialect, m.table, ix)
+				if err != nil {
+					return err
 				}
-				if _, err := q.Exec(ctx); err != nil {
-					return fmt.Errorf("create index %s: %w", ix.Name, err)
+				if created {
+					report.CreatedIndexes = append(report.CreatedIndexes, ix.Name)
 				}
-				report.CreatedIndexes = append(report.CreatedIndexes, ix.Name)
 			}
 		}
 		return nil
@@ -59,6 +59,67 @@ func syncTables(ctx context.Context, db *bun.DB, models []model) (router.SyncRep
 		return router.SyncReport{}, fmt.Errorf("database: sync: %w", err)
 	}
 	return report, nil
+}
+
+// createIndex creates one index of table, or skips it when it is
+// PostgreSQL's alone and the database is not, or when it needs an extension
+// that cannot be created (logged). It reports whether it created the index.
+func createIndex(ctx context.Context, tx bun.Tx, dialect Dialect, table *schema.Table, ix Index) (bool, error) {
+	if ix.PostgresOnly() && dialect != Postgres {
+		return false, nil
+	}
+	if ix.Extension != "" {
+		ok, err := CreateExtension(ctx, tx, ix.Extension)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			slog.WarnContext(ctx, "database: extension unavailable, index skipped",
+				slog.String("extension", ix.Extension), slog.String("index", ix.Name))
+			return false, nil
+		}
+	}
+	q := tx.NewCreateIndex().Model(table.ZeroIface).Index(ix.Name).IfNotExists()
+	if ix.Using != "" {
+		q = q.Using(ix.Using)
+	}
+	opClass := ""
+	if ix.OpClass != "" {
+		opClass = " " + ix.OpClass
+	}
+	if ix.Expression != "" {
+		q = q.ColumnExpr("(" + ix.Expression + ")" + opClass)
+	}
+	for _, c := range ix.Columns {
+		q = q.ColumnExpr("?"+opClass, bun.Ident(c))
+	}
+	if ix.Unique {
+		q = q.Unique()
+	}
+	if _, err := q.Exec(ctx); err != nil {
+		return false, fmt.Errorf("create index %s: %w", ix.Name, err)
+	}
+	return true, nil
+}
+
+// CreateExtension creates a PostgreSQL extension in tx unless it exists, in
+// a savepoint so that a refusal leaves the transaction usable. It reports
+// false when the database refuses (the extension is not installed, or the
+// user may not create it): the caller decides whether to go on without.
+func CreateExtension(ctx context.Context, tx bun.Tx, name string) (bool, error) {
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT create_extension"); err != nil {
+		return false, fmt.Errorf("create extension %s: %w", name, err)
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS ?", bun.Ident(name)); err != nil {
+		if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT create_extension"); rerr != nil {
+			return false, fmt.Errorf("create extension %s: %w", name, rerr)
+		}
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT create_extension"); err != nil {
+		return false, fmt.Errorf("create extension %s: %w", name, err)
+	}
+	return true, nil
 }
 
 // creationOrder orders the models so that a table comes after the tables

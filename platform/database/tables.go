@@ -20,13 +20,38 @@ type Index struct {
 	Name string
 	// Columns are the SQL names of the indexed columns, in index order.
 	//
-	// Required.
+	// Required, unless Expression is set.
 	Columns []string
+	// Expression is an SQL expression to index instead of Columns, such as
+	// "lower(name)". Name is then required.
+	//
+	// Optional. Default: none
+	Expression string
 	// Unique makes it a unique index.
 	//
 	// Optional. Default: false
 	Unique bool
+	// Using is the PostgreSQL index method, such as "gin". An index with a
+	// method is PostgreSQL's alone: on SQLite, Sync skips it and the DBML
+	// leaves it out.
+	//
+	// Optional. Default: the database's default (btree)
+	Using string
+	// OpClass is the operator class of the indexed expression or columns,
+	// such as "gin_trgm_ops".
+	//
+	// Optional. Default: none
+	OpClass string
+	// Extension is the PostgreSQL extension the index needs, such as
+	// "pg_trgm". Sync creates it when it is missing and the database lets
+	// it; when it cannot, it skips the index with a logged warning.
+	//
+	// Optional. Default: none
+	Extension string
 }
+
+// PostgresOnly reports whether the index exists on PostgreSQL alone.
+func (ix Index) PostgresOnly() bool { return ix.Using != "" || ix.OpClass != "" || ix.Extension != "" }
 
 // Indexer is a model with secondary indexes. Indexes is called once, on the
 // zero value, when the extension is built:
@@ -134,7 +159,12 @@ func modelIndexes(t *schema.Table) ([]Index, error) {
 	declared := ixr.Indexes()
 	out := make([]Index, 0, len(declared))
 	for _, ix := range declared {
-		if len(ix.Columns) == 0 {
+		switch {
+		case ix.Expression != "" && len(ix.Columns) > 0:
+			return nil, fmt.Errorf("database: table %s: index %q has both columns and an expression", t.Name, ix.Name)
+		case ix.Expression != "" && ix.Name == "":
+			return nil, fmt.Errorf("database: table %s: the index of %q needs a name", t.Name, ix.Expression)
+		case ix.Expression == "" && len(ix.Columns) == 0:
 			return nil, fmt.Errorf("database: table %s: index %q has no columns", t.Name, ix.Name)
 		}
 		for _, c := range ix.Columns {
