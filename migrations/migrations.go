@@ -2,7 +2,6 @@ package migrations
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
@@ -21,18 +20,19 @@ func NewMigrator(db *bun.DB) *migrate.Migrator {
 }
 
 // Up applies the migrations db has not applied yet, as one group.
-func Up(ctx context.Context, db *bun.DB) error {
-	_, err := Migrate(ctx, NewMigrator(db))
+func Up(ctx context.Context, db *bun.DB, opts ...Option) error {
+	_, err := Migrate(ctx, NewMigrator(db), opts...)
 	return err
 }
 
 // Migrate applies the pending migrations with m and returns the group they
-// form, empty when there were none. The migration lock keeps two processes
-// starting at once from applying the same migration twice; the one that
-// does not get it fails.
-func Migrate(ctx context.Context, m *migrate.Migrator) (*migrate.MigrationGroup, error) {
-	var group *migrate.MigrationGroup
-	err := locked(ctx, m, func() error {
+// form, empty when there were none. It holds the migration lock (see
+// locked), so processes starting at once against one database apply each
+// migration once: the first migrates, the others wait, then find nothing
+// to do.
+func Migrate(ctx context.Context, m *migrate.Migrator, opts ...Option) (*migrate.MigrationGroup, error) {
+	group := new(migrate.MigrationGroup)
+	err := locked(ctx, m, newOptions(opts), func(ctx context.Context) error {
 		var err error
 		group, err = m.Migrate(ctx)
 		return err
@@ -45,9 +45,9 @@ func Migrate(ctx context.Context, m *migrate.Migrator) (*migrate.MigrationGroup,
 
 // Rollback rolls back the last group of migrations with m and returns it,
 // empty when nothing was applied.
-func Rollback(ctx context.Context, m *migrate.Migrator) (*migrate.MigrationGroup, error) {
-	var group *migrate.MigrationGroup
-	err := locked(ctx, m, func() error {
+func Rollback(ctx context.Context, m *migrate.Migrator, opts ...Option) (*migrate.MigrationGroup, error) {
+	group := new(migrate.MigrationGroup)
+	err := locked(ctx, m, newOptions(opts), func(ctx context.Context) error {
 		var err error
 		group, err = m.Rollback(ctx)
 		return err
@@ -58,31 +58,18 @@ func Rollback(ctx context.Context, m *migrate.Migrator) (*migrate.MigrationGroup
 	return group, nil
 }
 
-// Status returns every migration with whether and when it was applied.
-func Status(ctx context.Context, m *migrate.Migrator) (migrate.MigrationSlice, error) {
-	if err := m.Init(ctx); err != nil {
-		return nil, fmt.Errorf("migrate status: create migration tables: %w", err)
-	}
-	ms, err := m.MigrationsWithStatus(ctx)
+// Status returns every migration with whether and when it was applied. It
+// takes the lock too, as it creates the migration tables of a fresh
+// database.
+func Status(ctx context.Context, m *migrate.Migrator, opts ...Option) (migrate.MigrationSlice, error) {
+	var ms migrate.MigrationSlice
+	err := locked(ctx, m, newOptions(opts), func(ctx context.Context) error {
+		var err error
+		ms, err = m.MigrationsWithStatus(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("migrate status: %w", err)
 	}
 	return ms, nil
-}
-
-// locked runs fn holding the migration lock, creating the migration tables
-// first.
-func locked(ctx context.Context, m *migrate.Migrator, fn func() error) error {
-	if err := m.Init(ctx); err != nil {
-		return fmt.Errorf("create migration tables: %w", err)
-	}
-	if err := m.Lock(ctx); err != nil {
-		return fmt.Errorf("%w; if no other migration runs, a crashed one left the lock: release it with \"migrate unlock\"", err)
-	}
-	err := fn()
-	// The lock is released even when ctx is done, or it would outlive us.
-	if uerr := m.Unlock(context.WithoutCancel(ctx)); uerr != nil {
-		err = errors.Join(err, fmt.Errorf("release migration lock: %w", uerr))
-	}
-	return err
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // config is the service configuration, read from the environment only here.
@@ -15,15 +16,27 @@ type config struct {
 	Port        int
 	BasePath    string
 	DatabaseURL string
-	JWTSecret   []byte
-	DocsAuth    bool
-	DocsUsers   map[string]string
-	Env         string
-	LogLevel    slog.Level
+	// DatabaseReplicaURLs are read replicas of DatabaseURL, which take the
+	// reads outside transactions.
+	DatabaseReplicaURLs []string
+	JWTSecret           []byte
+	DocsAuth            bool
+	DocsUsers           map[string]string
+	Env                 string
+	LogLevel            slog.Level
 	// MigrateOnStart applies pending migrations before serving.
 	MigrateOnStart bool
+	// MigrateLockTimeout bounds the wait for the migration lock while
+	// another instance migrates.
+	MigrateLockTimeout time.Duration
 	// LogRequests writes one log line per request.
 	LogRequests bool
+	// PagingCursorSecret signs the cursors of list routes; empty derives
+	// their key from JWTSecret.
+	PagingCursorSecret []byte
+	// PagingCountBudget is how long a list may count its total exactly
+	// before it answers an estimate.
+	PagingCountBudget time.Duration
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -59,9 +72,19 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if cfg.MigrateOnStart, err = parseBool(envOr(lookupEnv, "MIGRATE_ON_START", "true")); err != nil {
 		return cfg, fmt.Errorf("MIGRATE_ON_START: %w", err)
 	}
+	lockTimeout := envOr(lookupEnv, "MIGRATE_LOCK_TIMEOUT", "60s")
+	if cfg.MigrateLockTimeout, err = time.ParseDuration(lockTimeout); err != nil || cfg.MigrateLockTimeout <= 0 {
+		return cfg, fmt.Errorf("MIGRATE_LOCK_TIMEOUT must be a positive duration such as 60s or 2m, got %q", lockTimeout)
+	}
+	cfg.DatabaseReplicaURLs = splitList(getenv("DATABASE_REPLICA_URLS"))
 	if cfg.LogRequests, err = parseBool(envOr(lookupEnv, "LOG_REQUESTS", "true")); err != nil {
 		return cfg, fmt.Errorf("LOG_REQUESTS: %w", err)
 	}
+	budget := envOr(lookupEnv, "PAGING_COUNT_BUDGET", "25ms")
+	if cfg.PagingCountBudget, err = time.ParseDuration(budget); err != nil || cfg.PagingCountBudget < 0 {
+		return cfg, fmt.Errorf("PAGING_COUNT_BUDGET must be a duration such as 25ms, or 0 to never count exactly, got %q", budget)
+	}
+	cfg.PagingCursorSecret = []byte(getenv("PAGING_CURSOR_SECRET"))
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
 		return cfg, fmt.Errorf("DOCS_USERS: %w", err)
 	}
@@ -96,6 +119,17 @@ func parseBool(s string) (bool, error) {
 		return false, fmt.Errorf("want true or false, got %q", s)
 	}
 	return b, nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // parseUsers parses "user:pass,user2:pass2".

@@ -8,7 +8,8 @@
 //	api migrate up       apply the pending migrations
 //	api migrate down     roll back the last group of migrations
 //	api migrate status   list the migrations and whether they are applied
-//	api migrate unlock   release the migration lock a crashed run left
+//	api migrate unlock   clear a stale lock row a crashed run left (SQLite;
+//	                     PostgreSQL's advisory lock ends with its connection)
 //	api healthcheck      exit 0 when the local server answers /health-check
 //	                     with 200 (the container image's HEALTHCHECK)
 //	api spec [-o file]   write the OpenAPI document without serving
@@ -65,7 +66,7 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 	case "serve":
 		return serve(ctx, cfg, logger)
 	case "migrate":
-		return migrate(ctx, cfg, args, stderr)
+		return migrate(ctx, cfg, logger, args, stderr)
 	case "healthcheck":
 		return healthcheck(ctx, cfg)
 	case "spec":

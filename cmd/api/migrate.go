@@ -17,9 +17,17 @@ import (
 // migrateUsage lists the migrate subcommands.
 const migrateUsage = "want migrate up, down, status or unlock"
 
+// migrateOptions are the options of every migration run: the lock
+// timeout, and the logger that reports waiting for another instance.
+func migrateOptions(cfg config, logger *slog.Logger) []migrations.Option {
+	return []migrations.Option{migrations.WithLockTimeout(cfg.MigrateLockTimeout), migrations.WithLogger(logger)}
+}
+
 // migrateOnStart applies the pending migrations before the service serves.
-func migrateOnStart(ctx context.Context, db *bun.DB, logger *slog.Logger) error {
-	group, err := migrations.Migrate(ctx, migrations.NewMigrator(db))
+// Instances starting at once take turns: the first migrates, the others
+// wait for its lock, then find nothing to do.
+func migrateOnStart(ctx context.Context, db *bun.DB, cfg config, logger *slog.Logger) error {
+	group, err := migrations.Migrate(ctx, migrations.NewMigrator(db), migrateOptions(cfg, logger)...)
 	if err != nil {
 		return err
 	}
@@ -32,8 +40,8 @@ func migrateOnStart(ctx context.Context, db *bun.DB, logger *slog.Logger) error 
 }
 
 // migrate runs "migrate up|down|status|unlock" against the configured
-// database, writing what it did to out.
-func migrate(ctx context.Context, cfg config, args []string, out io.Writer) error {
+// database (the primary, never a replica), writing what it did to out.
+func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return fmt.Errorf("migrate: %s", migrateUsage)
 	}
@@ -49,10 +57,11 @@ func migrate(ctx context.Context, cfg config, args []string, out io.Writer) erro
 	}
 	defer db.Close()
 	m := migrations.NewMigrator(db)
+	opts := migrateOptions(cfg, logger)
 
 	switch action {
 	case "up":
-		group, err := migrations.Migrate(ctx, m)
+		group, err := migrations.Migrate(ctx, m, opts...)
 		if err != nil {
 			return err
 		}
@@ -62,7 +71,7 @@ func migrate(ctx context.Context, cfg config, args []string, out io.Writer) erro
 		}
 		fmt.Fprintf(out, "migrated to %s\n", group)
 	case "down":
-		group, err := migrations.Rollback(ctx, m)
+		group, err := migrations.Rollback(ctx, m, opts...)
 		if err != nil {
 			return err
 		}
@@ -72,7 +81,7 @@ func migrate(ctx context.Context, cfg config, args []string, out io.Writer) erro
 		}
 		fmt.Fprintf(out, "rolled back %s\n", group)
 	case "status":
-		ms, err := migrations.Status(ctx, m)
+		ms, err := migrations.Status(ctx, m, opts...)
 		if err != nil {
 			return err
 		}
@@ -87,13 +96,17 @@ func migrate(ctx context.Context, cfg config, args []string, out io.Writer) erro
 		}
 		return w.Flush()
 	case "unlock":
-		if err := m.Init(ctx); err != nil {
-			return fmt.Errorf("migrate unlock: %w", err)
+		// PostgreSQL migrations hold an advisory lock that ends with their
+		// connection; only SQLite, or an older version, leaves a lock row.
+		n, err := migrations.ClearStaleLock(ctx, m, opts...)
+		if err != nil {
+			return err
 		}
-		if err := m.Unlock(ctx); err != nil {
-			return fmt.Errorf("migrate unlock: %w", err)
+		if n == 0 {
+			fmt.Fprintln(out, "no stale migration lock: nothing to clear")
+			return nil
 		}
-		fmt.Fprintln(out, "released the migration lock")
+		fmt.Fprintf(out, "warning: cleared %d stale migration lock row(s) left by a crashed migration\n", n)
 	}
 	return nil
 }

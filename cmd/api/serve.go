@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -43,6 +45,7 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 		},
 		Production:  cfg.Env == "production",
 		LogRequests: cfg.LogRequests,
+		Middleware:  []fiber.Handler{databaseSession},
 	}
 }
 
@@ -58,21 +61,25 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Info("JWT_SECRET is not set: using the development secret in " + devSecretFile + " (never in production)")
 		}
 	}
-	db, err := database.Open(ctx, cfg.DatabaseURL)
+	db, replicas, err := database.OpenWithReplicas(ctx, cfg.DatabaseURL, cfg.DatabaseReplicaURLs, database.ReplicaConfig{Logger: logger})
 	if err != nil {
 		return err
 	}
 	defer func() {
+		logReplicaStats(logger, replicas)
 		if err := db.Close(); err != nil {
 			logger.Error("close database", slog.Any("error", err))
 		}
 	}()
 	if cfg.MigrateOnStart {
-		if err := migrateOnStart(ctx, db, logger); err != nil {
+		if err := migrateOnStart(ctx, db, cfg, logger); err != nil {
 			return err
 		}
 	}
-	r, err := app.New(db, routerConfig(cfg, logger))
+	r, err := app.NewWithOptions(db, routerConfig(cfg, logger), app.Options{
+		CursorSecret: cfg.PagingCursorSecret,
+		Count:        database.CountAuto(cfg.PagingCountBudget),
+	})
 	if err != nil {
 		return err
 	}

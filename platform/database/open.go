@@ -52,14 +52,10 @@ func Open(ctx context.Context, dsn string) (*bun.DB, error) {
 	var db *bun.DB
 	switch dialect {
 	case Postgres:
-		sqldb, err := sql.Open("pgx", dsn)
+		sqldb, err := openPostgres(dsn)
 		if err != nil {
-			return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
+			return nil, err
 		}
-		sqldb.SetMaxOpenConns(25)
-		sqldb.SetMaxIdleConns(25)
-		sqldb.SetConnMaxIdleTime(5 * time.Minute)
-		sqldb.SetConnMaxLifetime(time.Hour)
 		db = bun.NewDB(sqldb, pgdialect.New())
 	case SQLite:
 		source, err := sqliteSource(dsn)
@@ -83,6 +79,20 @@ func Open(ctx context.Context, dsn string) (*bun.DB, error) {
 		return nil, fmt.Errorf("ping %s database: %w", dialect, err)
 	}
 	return db, nil
+}
+
+// openPostgres opens the bounded pool of a PostgreSQL server, primary or
+// replica, without connecting yet.
+func openPostgres(dsn string) (*sql.DB, error) {
+	sqldb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
+	}
+	sqldb.SetMaxOpenConns(25)
+	sqldb.SetMaxIdleConns(25)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	sqldb.SetConnMaxLifetime(time.Hour)
+	return sqldb, nil
 }
 
 // sqliteSource turns a sqlite:/file: DSN into the driver's source with the
