@@ -76,10 +76,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			return err
 		}
 	}
-	r, err := app.NewWithOptions(db, routerConfig(cfg, logger), app.Options{
-		CursorSecret: cfg.PagingCursorSecret,
-		Count:        database.CountAuto(cfg.PagingCountBudget),
-	})
+	r, err := app.New(db, routerConfig(cfg, logger))
 	if err != nil {
 		return err
 	}
