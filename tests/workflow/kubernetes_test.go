@@ -1,0 +1,18 @@
+package workflow
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
+)
+
+// TestKubernetesManifests runs the manifest checks of tests/kubernetes, a
+// module of its own (so that k8s.io/* stays out of go.mod), which go test
+// ./... would not enter: kustomize build of every overlay, strict decoding
+// into k8s.io/api types, the policies of every container.
+func TestKubernetesManifests(t *testing.T) {
+	t.Parallel()
+	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "tests", "kubernetes"), nil, "test", "-count=1", "./...")
+	t.Log(out)
+}
