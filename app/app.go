@@ -75,9 +75,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	}
 	users := repositories.NewUsers(db)
 
-	cfg.Extensions = append(cfg.Extensions,
-		database.NewExtension(db, Models()...),
-		router.NewProblemsExtension(controllers.Errors()...))
+	cfg.Extensions = append(cfg.Extensions, database.NewExtension(db, Models()...))
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append([]router.Controller{
 		controllers.NewAuth(users, passwords, cfg.JWTSecret, opts.TokenTTL),

@@ -19,9 +19,3 @@ var (
 	// password, with the code OAuth2 uses for it.
 	ErrUnsupportedGrantType = problem.Declare(http.StatusBadRequest, "unsupported_grant_type", "Unsupported grant type")
 )
-
-// Errors lists every declared error of the example service, for the
-// ProblemCode enum the problems extension documents.
-func Errors() []*problem.Error {
-	return []*problem.Error{ErrUserNotFound, ErrEmailTaken, ErrInvalidCredentials, ErrUnsupportedGrantType}
-}

@@ -4,7 +4,7 @@ package dto
 // UI sends it in a form, or the same fields as JSON.
 type LoginRequest struct {
 	// GrantType must be "password" when present.
-	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type; must be password when given" enum:"password" example:"password"`
+	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: password, the only one supported (another is a 400 unsupported_grant_type)" example:"password"`
 	// Username is the user's email, matched regardless of case.
 	Username string `json:"username" doc:"The user's email" example:"ada@example.com" validate:"required,max=254"`
 	// Password is the user's password.

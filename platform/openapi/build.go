@@ -1,8 +1,10 @@
 package openapi
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // document assembles the document from what the Registry holds. It shares
@@ -34,8 +36,30 @@ func (r *Registry) document() *Document {
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	}
 	doc.Security = append(doc.Security, SecurityRequirement{SchemeBearer: []string{}})
+	if len(r.errors) > 0 {
+		doc.Components.Schemas[ProblemCodeSchema] = r.problemCodes()
+	}
 	for _, name := range slices.Sorted(maps.Keys(r.tags)) {
 		doc.Tags = append(doc.Tags, Tag{Name: name, Description: r.cfg.TagDescriptions[name]})
 	}
 	return doc
+}
+
+// ProblemCodeSchema is the component name of the enum of the declared
+// error codes of every route.
+const ProblemCodeSchema = "ProblemCode"
+
+// problemCodes is the ProblemCode enum, whose description lists each code
+// with its status and title.
+func (r *Registry) problemCodes() *Schema {
+	codes := slices.Sorted(maps.Keys(r.errors))
+	var desc strings.Builder
+	desc.WriteString("Stable machine-readable codes of the declared errors:\n")
+	enum := make([]any, len(codes))
+	for i, code := range codes {
+		enum[i] = code
+		e := r.errors[code]
+		fmt.Fprintf(&desc, "\n- `%s` (%d): %s", code, e.Status, e.Title)
+	}
+	return &Schema{Type: "string", Description: desc.String(), Enum: enum}
 }

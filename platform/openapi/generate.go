@@ -78,7 +78,7 @@ func (g *gen) component(t reflect.Type) (*Schema, error) {
 	g.r.owners[name] = t
 	g.types = append(g.types, t)
 	g.names = append(g.names, name)
-	obj, err := g.object(t, jsonName)
+	obj, err := g.object(t)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +123,11 @@ func (g *gen) inline(t reflect.Type) (*Schema, error) {
 		return &Schema{Type: "integer", Format: "int32", Minimum: ptr(0.0)}, nil
 	case reflect.Int, reflect.Int64:
 		return &Schema{Type: "integer", Format: "int64"}, nil
-	case reflect.Uint, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	case reflect.Uint32:
 		return &Schema{Type: "integer", Format: "int64", Minimum: ptr(0.0)}, nil
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		// Past the int64 range, which OpenAPI's formats end at.
+		return &Schema{Type: "integer", Minimum: ptr(0.0)}, nil
 	case reflect.Float32:
 		return &Schema{Type: "number", Format: "float"}, nil
 	case reflect.Float64:
@@ -158,7 +161,7 @@ func (g *gen) inline(t reflect.Type) (*Schema, error) {
 		}
 		return &Schema{Type: "object", AdditionalProperties: values}, nil
 	case reflect.Struct:
-		return g.object(t, jsonName)
+		return g.object(t)
 	default:
 		return nil, fmt.Errorf("unsupported type %s of kind %s", t, t.Kind())
 	}
@@ -187,10 +190,10 @@ func (g *gen) pointer(t reflect.Type) (*Schema, error) {
 	return s, nil
 }
 
-// object builds the inline object schema of struct type t, naming the
-// properties with nameOf.
-func (g *gen) object(t reflect.Type, nameOf nameFunc) (*Schema, error) {
-	fields, err := structFields(t, nameOf)
+// object builds the inline object schema of struct type t, its properties
+// named by their json names.
+func (g *gen) object(t reflect.Type) (*Schema, error) {
+	fields, err := structFields(t)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t, err)
 	}

@@ -5,249 +5,136 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
+
+	"github.com/asapjs/fiber-template/platform/internal/plan"
 )
 
 // Media types a request body can be documented with.
 const (
 	// MediaJSON is the media type of JSON bodies.
-	MediaJSON = "application/json"
+	MediaJSON = plan.MediaJSON
 	// MediaForm is the media type of URL-encoded form bodies.
-	MediaForm = "application/x-www-form-urlencoded"
+	MediaForm = plan.MediaForm
 	// MediaMultipart is the media type of multipart form bodies, the ones
 	// that can carry files.
-	MediaMultipart = "multipart/form-data"
+	MediaMultipart = plan.MediaMultipart
 	// MediaProblem is the media type of every error response.
 	MediaProblem = "application/problem+json"
 )
 
-// input is what a route's Input type documents.
+// input is what a route's input plan documents.
 type input struct {
 	// params are the path parameters in path order, then the query
-	// parameters in field order.
+	// parameters in field order, then page and limit.
 	params []*Parameter
 	body   *RequestBody
-	// declared reports whether the Input has any path, query or body
-	// field, that is whether the route binds and validates input.
+	// declared reports whether the route binds any input, paging
+	// included, and so may answer 400.
 	declared bool
+	// checked reports whether any documented constraint applies to the
+	// input, and so the route may answer 422.
+	checked bool
 }
 
-// inputField is one path, query or body field of an Input type.
-type inputField struct {
-	sf   reflect.StructField
-	in   string // "path", "query" or "body"
-	name string
-}
-
-// input documents the Input type of rt, whose path has the parameters
-// pathParams:
-//
-//   - a field tagged path:"id" is the path parameter id; a path parameter
-//     with no field is a string;
-//   - a field tagged query:"role" is a query parameter;
-//   - the field named Body is the request body, in each media type of
-//     rt.BodyContentTypes;
-//   - untagged embedded structs are flattened; anything else is ignored.
+// input documents the input plan of rt (analysing rt.Input when rt has no
+// plan): each path, query and paging field is a parameter named as the
+// plan names it, and the body is documented in each of its media types.
 func (g *gen) input(rt Route, pathParams []string) (*input, error) {
-	in := &input{}
-	var fields []inputField
-	if rt.Input != nil {
+	p := rt.Plan
+	if p == nil {
 		t := rt.Input
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			return nil, fmt.Errorf("input type %s is not a struct", rt.Input)
+		if t == nil {
+			t = pathOnlyInput(pathParams)
 		}
 		var err error
-		if fields, err = inputFields(t, map[reflect.Type]bool{}); err != nil {
-			return nil, fmt.Errorf("input type %s: %w", t, err)
+		if p, err = plan.Analyze(t, pathParams, rt.BodyContentTypes); err != nil {
+			return nil, err
 		}
 	}
-	in.declared = len(fields) > 0
-
-	byPath := map[string]reflect.StructField{}
-	queryNames := map[string]bool{}
-	var query []*Parameter
-	var body *inputField
-	for i, f := range fields {
-		switch f.in {
-		case "path":
-			if _, dup := byPath[f.name]; dup {
-				return nil, fmt.Errorf("two input fields are the path parameter %q", f.name)
-			}
-			if !slices.Contains(pathParams, f.name) {
-				return nil, fmt.Errorf("input field %s is the path parameter %q, but the path has no :%s", f.sf.Name, f.name, f.name)
-			}
-			byPath[f.name] = f.sf
-		case "query":
-			if queryNames[f.name] {
-				return nil, fmt.Errorf("two input fields are the query parameter %q", f.name)
-			}
-			queryNames[f.name] = true
-			p, err := g.parameter(f, "query")
-			if err != nil {
-				return nil, err
-			}
-			query = append(query, p)
-		case "body":
-			if body != nil {
-				return nil, errors.New("input has two Body fields")
-			}
-			body = &fields[i]
-		}
-	}
-	for _, name := range pathParams {
-		sf, ok := byPath[name]
-		if !ok {
-			in.params = append(in.params, &Parameter{Name: name, In: "path", Required: true, Schema: &Schema{Type: "string"}})
-			continue
-		}
-		p, err := g.parameter(inputField{sf: sf, in: "path", name: name}, "path")
+	in := &input{declared: p.Declared()}
+	// The query parameters in field order, page and limit among them.
+	query := slices.Concat(p.Query, p.Paging)
+	slices.SortStableFunc(query, func(a, b *plan.Field) int { return slices.Compare(a.Index, b.Index) })
+	for _, f := range slices.Concat(p.Path, query) {
+		param, err := g.parameter(f)
 		if err != nil {
 			return nil, err
 		}
-		in.params = append(in.params, p)
-	}
-	in.params = append(in.params, query...)
-
-	if body == nil {
-		if rt.BodyContentTypes != nil {
-			return nil, errors.New("BodyContentTypes is set but the input has no Body field")
+		// Page and limit are parsed apart, and answer 400, not 422.
+		if f.Paging == "" {
+			in.checked = in.checked || (param.Required && f.In != plan.InPath) || param.Schema.Constrained()
 		}
+		in.params = append(in.params, param)
+	}
+	if p.Body == nil {
 		return in, nil
 	}
 	var err error
-	if in.body, err = g.requestBody(body.sf, rt.BodyContentTypes); err != nil {
+	if in.body, err = g.requestBody(p.Body); err != nil {
 		return nil, err
 	}
+	// A body is checked against its schema: types, required members and
+	// null at least.
+	in.checked = true
 	return in, nil
 }
 
-// inputFields lists the path, query and body fields of struct type t,
-// flattening untagged embedded structs.
-func inputFields(t reflect.Type, visiting map[reflect.Type]bool) ([]inputField, error) {
-	if visiting[t] {
-		return nil, nil
-	}
-	visiting[t] = true
-	defer delete(visiting, t)
-	var out []inputField
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		pathName, isPath := tagName(sf, "path")
-		queryName, isQuery := tagName(sf, "query")
-		if sf.Anonymous && !isPath && !isQuery {
-			ft := sf.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				inner, err := inputFields(ft, visiting)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, inner...)
-				continue
-			}
-		}
-		if !sf.IsExported() {
-			continue
-		}
-		switch {
-		case isPath && isQuery:
-			return nil, fmt.Errorf("field %s has both a path and a query tag", sf.Name)
-		case isPath:
-			out = append(out, inputField{sf: sf, in: "path", name: pathName})
-		case isQuery:
-			out = append(out, inputField{sf: sf, in: "query", name: queryName})
-		case sf.Name == "Body" && !sf.Anonymous:
-			out = append(out, inputField{sf: sf, in: "body"})
+// pathOnlyInput is the input of a route declared with no Go type: a
+// string field for each path parameter.
+func pathOnlyInput(params []string) reflect.Type {
+	fields := make([]reflect.StructField, len(params))
+	for i, name := range params {
+		fields[i] = reflect.StructField{
+			Name: fmt.Sprintf("P%d", i),
+			Type: reflect.TypeFor[string](),
+			Tag:  reflect.StructTag(fmt.Sprintf("path:%q", name)),
 		}
 	}
-	return out, nil
+	return reflect.StructOf(fields)
 }
 
-// tagName returns the name in the tag key of sf, if it has one that is not
-// "-".
-func tagName(sf reflect.StructField, key string) (string, bool) {
-	v, ok := sf.Tag.Lookup(key)
-	name, _, _ := strings.Cut(v, ",")
-	if !ok || name == "" || name == "-" {
-		return "", false
-	}
-	return name, true
-}
-
-// parameter documents a path or query parameter field. Parameters are
+// parameter documents a path, query or paging field. Parameters are
 // scalars or, in the query, arrays of scalars sent as repeated keys.
-func (g *gen) parameter(f inputField, in string) (*Parameter, error) {
-	t := f.sf.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	s, err := g.schemaOf(t)
+func (g *gen) parameter(f *plan.Field) (*Parameter, error) {
+	in := string(f.In)
+	s, required, err := g.fieldSchema(f.Struct)
 	if err != nil {
-		return nil, fmt.Errorf("%s parameter %q: %w", in, f.name, err)
+		return nil, fmt.Errorf("%s parameter %q: %w", in, f.Name, err)
 	}
-	isArray := s.Type == "array" && s.Items != nil && isScalar(s.Items)
-	if !isScalar(s) && !(isArray && in == "query") {
-		want := "a scalar"
-		if in == "query" {
-			want = "a scalar or a slice of scalars"
-		}
-		return nil, fmt.Errorf("%s parameter %q: type %s is not %s", in, f.name, f.sf.Type, want)
-	}
-	s, required, err := applyTags(s, f.sf.Tag)
-	if err != nil {
-		return nil, fmt.Errorf("%s parameter %q: %w", in, f.name, err)
-	}
-	if f.sf.Tag.Get("paging") == "limit" {
+	if f.Paging == "limit" {
 		s.Maximum = ptr(float64(g.r.cfg.PageLimitMax))
 	}
-	p := &Parameter{Name: f.name, In: in, Description: s.Description, Required: required || in == "path", Schema: s}
+	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == plan.InPath, Schema: s}
 	s.Description = ""
-	if isArray {
+	if f.Multi {
 		p.Style, p.Explode = "form", ptr(true)
 	}
 	return p, nil
 }
 
-// isScalar reports whether s is a string, number, integer or boolean.
-func isScalar(s *Schema) bool {
-	if s.Ref != "" {
+// Constrained reports whether s restricts the values of its type beyond
+// the type itself, so that a value of the right type may still be refused
+// (with a 422): an enum, a bound, a pattern or a format a Checker enforces.
+func (s *Schema) Constrained() bool {
+	if s == nil {
 		return false
 	}
-	switch s.Type {
-	case "string", "number", "integer", "boolean":
-		return true
-	}
-	return false
+	return len(s.Enum) > 0 || s.MinLength != nil || s.MaxLength != nil || s.Minimum != nil || s.Maximum != nil ||
+		s.Pattern != "" || s.MinItems != nil || s.MaxItems != nil || s.MultipleOf != nil || checkedFormats[s.Format] ||
+		s.Items.Constrained()
 }
 
-// requestBody documents the Body field sf in each of the media types.
-func (g *gen) requestBody(sf reflect.StructField, mediaTypes []string) (*RequestBody, error) {
-	if len(mediaTypes) == 0 {
-		mediaTypes = []string{MediaJSON}
-	}
-	t := sf.Type
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	rb := &RequestBody{Description: sf.Tag.Get("doc"), Content: map[string]*MediaType{}, Required: true}
-	for _, mt := range mediaTypes {
-		if _, dup := rb.Content[mt]; dup {
-			return nil, fmt.Errorf("body media type %q is listed twice", mt)
-		}
+// requestBody documents the body of a plan in each of its media types.
+func (g *gen) requestBody(b *plan.Body) (*RequestBody, error) {
+	rb := &RequestBody{Description: b.Struct.Tag.Get("doc"), Content: map[string]*MediaType{}, Required: true}
+	for _, mt := range b.MediaTypes {
 		var s *Schema
 		var err error
 		switch mt {
 		case MediaJSON:
-			s, err = g.schemaOf(t)
-		case MediaForm, MediaMultipart:
-			s, err = g.formObject(t)
+			s, err = g.schemaOf(b.Type)
 		default:
-			return nil, fmt.Errorf("body media type %q is not one of %s, %s, %s", mt, MediaJSON, MediaForm, MediaMultipart)
+			s, err = g.formObject(b)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("body as %s: %w", mt, err)
@@ -257,20 +144,27 @@ func (g *gen) requestBody(sf reflect.StructField, mediaTypes []string) (*Request
 	return rb, nil
 }
 
-// formObject returns the inline object schema of a form body type, whose
-// properties are named by the form tag, else the json name.
-func (g *gen) formObject(t reflect.Type) (*Schema, error) {
-	if s, ok := g.r.forms[t]; ok {
+// formObject returns the inline object schema of a form body, whose
+// properties are the plan's form fields under their form names.
+func (g *gen) formObject(b *plan.Body) (*Schema, error) {
+	if s, ok := g.r.forms[b.Type]; ok {
 		return s, nil
 	}
-	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("form body type %s is not a struct", t)
+	if len(b.Form) == 0 {
+		return nil, errors.New("a form body needs at least one field")
 	}
-	s, err := g.object(t, formName)
-	if err != nil {
-		return nil, err
+	obj := &Schema{Type: "object", Properties: map[string]*Schema{}}
+	for _, f := range b.Form {
+		fs, required, err := g.fieldSchema(f.Struct)
+		if err != nil {
+			return nil, fmt.Errorf("form field %q: %w", f.Name, err)
+		}
+		obj.Properties[f.Name] = fs
+		if required {
+			obj.Required = append(obj.Required, f.Name)
+		}
 	}
-	g.r.forms[t] = s
-	g.forms = append(g.forms, t)
-	return s, nil
+	g.r.forms[b.Type] = obj
+	g.forms = append(g.forms, b.Type)
+	return obj, nil
 }

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
+
+	"github.com/asapjs/fiber-template/platform/internal/plan"
 )
 
 // ErrBuilt is returned by the calls that would change a document that has
@@ -38,6 +41,9 @@ type Registry struct {
 	// operationIDs maps each operation id to the route that has it.
 	operationIDs map[string]string
 	tags         map[string]bool
+	// errors are the declared errors of every route by code, for the
+	// ProblemCode enum.
+	errors map[string]ErrorResponse
 
 	json []byte
 }
@@ -55,6 +61,7 @@ func New(cfg Config) *Registry {
 		shapes:       map[string]string{},
 		operationIDs: map[string]string{},
 		tags:         map[string]bool{},
+		errors:       map[string]ErrorResponse{},
 	}
 }
 
@@ -188,4 +195,25 @@ func (r *Registry) Document() (*Document, error) {
 		return nil, fmt.Errorf("openapi: decode document: %w", err)
 	}
 	return &doc, nil
+}
+
+// Operation returns the operation of the route declared with method and
+// path (as given to AddRoute) in doc, a document of r, or nil when r has no
+// such route.
+func (r *Registry) Operation(doc *Document, method, path string) *Operation {
+	template, _, err := plan.ParsePath(path)
+	if err != nil {
+		return nil
+	}
+	base, _ := serverBase(r.cfg.ServerURL)
+	key, _ := relativePath(template, base)
+	item := doc.Paths[key]
+	if item == nil {
+		return nil
+	}
+	slot := item.slot(strings.ToUpper(method))
+	if slot == nil {
+		return nil
+	}
+	return *slot
 }

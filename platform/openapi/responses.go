@@ -91,9 +91,9 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		desc   string
 		when   bool
 	}{
-		{http.StatusBadRequest, descBadRequest, in.declared || rt.Paged},
+		{http.StatusBadRequest, descBadRequest, in.declared},
 		{http.StatusUnsupportedMediaType, descMediaType, in.body != nil},
-		{http.StatusUnprocessableEntity, descInvalid, rt.Input != nil && HasRules(rt.Input)},
+		{http.StatusUnprocessableEntity, descInvalid, in.checked},
 		{http.StatusUnauthorized, descUnauthorize, rt.Auth},
 		{http.StatusInternalServerError, descInternal, true},
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/asapjs/fiber-template/platform/internal/plan"
 )
 
 // ErrorResponse is one declared error of a route, documented as a problem
@@ -37,11 +39,16 @@ type Route struct {
 	// "getApiUsersById".
 	OperationID string
 	// Input is nil or a struct type whose fields tagged path or query are
-	// parameters and whose field named Body is the request body.
+	// parameters and whose field named Body is the request body. It is
+	// analysed as the router analyses it (package plan) unless the route
+	// brings its plan.
 	Input reflect.Type
 	// BodyContentTypes are the media types of the request body: MediaJSON,
 	// MediaForm or MediaMultipart. Default: MediaJSON.
 	BodyContentTypes []string
+	// Plan is the analysis of the input the router binds by; when set,
+	// Input and BodyContentTypes are not read.
+	Plan *plan.Input
 	// Output is the type of the success body. Default: no body.
 	Output reflect.Type
 	// Status is the success status. Default: 200.
@@ -50,10 +57,6 @@ type Route struct {
 	Errors []ErrorResponse
 	// Auth reports whether the route requires a bearer JWT.
 	Auth bool
-	// Paged reports that page and limit are parsed from the query of every
-	// request, so that the route answers bad values with a 400 even when
-	// its Input declares no query.
-	Paged bool
 }
 
 // AddRoute adds the operation of rt. The declaration is checked and its
@@ -91,7 +94,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	if !slices.Contains(methods, method) {
 		return fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
 	}
-	template, params, err := convertPath(rt.Path)
+	template, params, err := plan.ParsePath(rt.Path)
 	if err != nil {
 		return err
 	}
@@ -133,6 +136,11 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 		return fmt.Errorf("success status %d, want 2xx or 3xx", status)
 	}
 
+	for _, e := range rt.Errors {
+		if prev, ok := r.errors[e.Code]; ok && prev != e {
+			return fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
+		}
+	}
 	in, err := g.input(rt, params)
 	if err != nil {
 		return err
@@ -167,6 +175,9 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	r.operationIDs[id] = method + " " + rt.Path
 	if rt.Tag != "" {
 		r.tags[rt.Tag] = true
+	}
+	for _, e := range rt.Errors {
+		r.errors[e.Code] = e
 	}
 	return nil
 }

@@ -53,7 +53,6 @@ func TestOperationIDs(t *testing.T) {
 		{"the method comes first in lower case", openapi.Route{Method: "post", Path: "/api/users"}, "postApiUsers"},
 		{"the root path is Root", openapi.Route{Method: "GET", Path: "/"}, "getRoot"},
 		{"dashes and underscores start words", openapi.Route{Method: "GET", Path: "/api/user-profiles/:user_id"}, "getApiUserProfilesByUserId"},
-		{"a constraint is not part of the id", openapi.Route{Method: "DELETE", Path: "/files/:name<minLen(3)>"}, "deleteFilesByName"},
 		{"an explicit id is kept", openapi.Route{Method: "GET", Path: "/api/users", OperationID: "listUsers"}, "listUsers"},
 	}
 	for _, tc := range cases {
@@ -85,7 +84,6 @@ func TestPathKeys(t *testing.T) {
 			[]openapi.Server{{URL: "https://api.example.com"}}},
 		{"a prefix that is not a whole segment is outside", "/api", "/apix/users", "/apix/users", []openapi.Server{{URL: "/"}}},
 		{"a trailing slash is dropped", "", "/users/", "/users", nil},
-		{"a constraint is dropped", "", "/files/:id<int>", "/files/{id}", nil},
 		{"parameters may share a segment", "", "/range/:from-:to", "/range/{from}-{to}", nil},
 		{"an escaped colon is a literal", "", `/a\:b`, "/a:b", nil},
 	}
@@ -145,10 +143,11 @@ func TestAddRouteRejects(t *testing.T) {
 			openapi.Route{Method: "GET", Path: "/b", OperationID: "x"}, `operation id "x" is already used`},
 		{"an operation id that is not URL-safe", nil, openapi.Route{Method: "GET", Path: "/a", OperationID: "list users"}, "operation id"},
 		{"a path field with no parameter in the path", nil,
-			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[wrongPathInput]()}, `path has no :name`},
+			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[wrongPathInput]()}, `path parameter :id has no field tagged path:"id"`},
 		{"two fields for one path parameter", nil,
-			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[twicePathInput]()}, `two input fields are the path parameter "id"`},
+			openapi.Route{Method: "GET", Path: "/users/:id", Input: reflect.TypeFor[twicePathInput]()}, `fields A and B are both the path value "id"`},
 		{"an optional parameter", nil, get("/users/:id?"), "optional parameter"},
+		{"a parameter constraint, which binding would not enforce as documented", nil, get("/files/:id<int>"), "has a constraint"},
 		{"a wildcard", nil, get("/files/*"), "wildcard"},
 		{"a plus wildcard", nil, get("/files/+"), "wildcard"},
 		{"a path not starting with a slash", nil, get("users"), "must start with '/'"},
@@ -165,11 +164,11 @@ func TestAddRouteRejects(t *testing.T) {
 		{"body media types without a body", nil,
 			openapi.Route{Method: "POST", Path: "/x/:id", Input: reflect.TypeFor[idInput](), BodyContentTypes: []string{openapi.MediaJSON}}, "no Body field"},
 		{"a form body that is not a struct", nil,
-			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[sliceBodyInput](), BodyContentTypes: []string{openapi.MediaForm}}, "is not a struct"},
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[sliceBodyInput](), BodyContentTypes: []string{openapi.MediaForm}}, "must be a struct to be bound from a form"},
 		{"a query parameter of a struct type", nil,
-			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[structQueryInput]()}, `query parameter "filter"`},
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[structQueryInput]()}, `field Filter (query "filter"): type openapi_test.Address cannot be parsed from text`},
 		{"a path parameter of a slice type", nil,
-			openapi.Route{Method: "GET", Path: "/x/:ids", Input: reflect.TypeFor[slicePathInput]()}, `path parameter "ids"`},
+			openapi.Route{Method: "GET", Path: "/x/:ids", Input: reflect.TypeFor[slicePathInput]()}, `field IDs (path "ids"): type []int64 cannot be parsed from text`},
 		{"an input that is not a struct", nil,
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[string]()}, "is not a struct"},
 		{"one path both inside and outside the base path", ptr(get("/api/health")), openapi.Route{Method: "POST", Path: "/health"},
@@ -251,9 +250,9 @@ func TestResponses(t *testing.T) {
 					Name string `json:"name"`
 				}
 			}]()},
-			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "500": "Internal Server Error"}},
-		{"a paged route without input may answer 400",
-			openapi.Route{Method: "GET", Path: "/x", Paged: true},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+		{"a paged route may answer 400",
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
 		{"a declared error replaces the default of its status",
 			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []openapi.ErrorResponse{bad}},
@@ -373,6 +372,7 @@ type (
 	orderedPathInput struct {
 		Item  string `path:"item" enum:"a,b"`
 		Owner int32  `path:"owner"`
+		Rest  string `path:"rest"`
 	}
 )
 
@@ -389,7 +389,7 @@ func TestParameters(t *testing.T) {
 			`[
 			{"name":"page","in":"query","description":"page","schema":{"type":"integer","format":"int32","default":0,"minimum":0}},
 			{"name":"limit","in":"query","description":"items per page","schema":{"type":"integer","format":"int32","default":20,"minimum":1,"maximum":100}},
-			{"name":"role","in":"query","style":"form","explode":true,"schema":{"type":"array","items":{"type":"string"}}},
+			{"name":"role","in":"query","style":"form","explode":true,"schema":{"type":"array","items":{"type":"string","enum":["admin","member"]}}},
 			{"name":"name","in":"query","description":"Name to find","required":true,"schema":{"type":"string","minLength":2}},
 			{"name":"sort","in":"query","schema":{"type":"string","enum":["name","age"],"default":"name"}}
 			]`},
@@ -399,7 +399,7 @@ func TestParameters(t *testing.T) {
 			{"name":"page","in":"query","description":"page","schema":{"type":"integer","format":"int32","default":0,"minimum":0}},
 			{"name":"limit","in":"query","description":"items per page","schema":{"type":"integer","format":"int32","default":20,"minimum":1,"maximum":50}}
 			]`},
-		{"path parameters follow the path and default to strings", openapi.Config{},
+		{"path parameters follow the path", openapi.Config{},
 			openapi.Route{Method: "GET", Path: "/owners/:owner/items/:item/:rest", Input: reflect.TypeFor[orderedPathInput]()},
 			`[
 			{"name":"owner","in":"path","required":true,"schema":{"type":"integer","format":"int32"}},
@@ -431,6 +431,13 @@ type (
 		ID   int64       `path:"id"`
 		Body profileForm `doc:"The new profile"`
 	}
+	noteForm struct {
+		Text string `json:"text" validate:"required"`
+	}
+	noteInput struct {
+		ID   int64 `path:"id"`
+		Body noteForm
+	}
 )
 
 func TestRequestBody(t *testing.T) {
@@ -452,10 +459,10 @@ func TestRequestBody(t *testing.T) {
 			openapi.Route{Method: "PUT", Path: "/x/:id", Input: reflect.TypeFor[profileInput](), BodyContentTypes: []string{openapi.MediaMultipart}},
 			`{"description":"The new profile","required":true,"content":{"multipart/form-data":{"schema":` + form + `}}}`},
 		{"a body in several media types has each",
-			openapi.Route{Method: "PUT", Path: "/x/:id", Input: reflect.TypeFor[profileInput](), BodyContentTypes: []string{openapi.MediaForm, openapi.MediaJSON}},
-			`{"description":"The new profile","required":true,"content":{
-				"application/x-www-form-urlencoded":{"schema":` + form + `},
-				"application/json":{"schema":{"$ref":"#/components/schemas/profileForm"}}}}`},
+			openapi.Route{Method: "PUT", Path: "/x/:id", Input: reflect.TypeFor[noteInput](), BodyContentTypes: []string{openapi.MediaForm, openapi.MediaJSON}},
+			`{"required":true,"content":{
+				"application/x-www-form-urlencoded":{"schema":{"type":"object","properties":{"text":{"type":"string","minLength":1}},"required":["text"]}},
+				"application/json":{"schema":{"$ref":"#/components/schemas/noteForm"}}}}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

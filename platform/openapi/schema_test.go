@@ -57,9 +57,9 @@ func TestSchemaForKinds(t *testing.T) {
 		{"a uint16 is a non-negative int32 integer", reflect.TypeFor[uint16](), `{"type":"integer","format":"int32","minimum":0}`},
 		{"an int is an int64 integer", reflect.TypeFor[int](), `{"type":"integer","format":"int64"}`},
 		{"an int64 is an int64 integer", reflect.TypeFor[int64](), `{"type":"integer","format":"int64"}`},
-		{"a uint is a non-negative int64 integer", reflect.TypeFor[uint](), `{"type":"integer","format":"int64","minimum":0}`},
+		{"a uint is a non-negative integer past the int64 format", reflect.TypeFor[uint](), `{"type":"integer","minimum":0}`},
 		{"a uint32 is a non-negative int64 integer", reflect.TypeFor[uint32](), `{"type":"integer","format":"int64","minimum":0}`},
-		{"a uint64 is a non-negative int64 integer", reflect.TypeFor[uint64](), `{"type":"integer","format":"int64","minimum":0}`},
+		{"a uint64 is a non-negative integer past the int64 format", reflect.TypeFor[uint64](), `{"type":"integer","minimum":0}`},
 		{"a float32 is a float number", reflect.TypeFor[float32](), `{"type":"number","format":"float"}`},
 		{"a float64 is a double number", reflect.TypeFor[float64](), `{"type":"number","format":"double"}`},
 		{"a named integer is its kind", reflect.TypeFor[Level](), `{"type":"integer","format":"int64"}`},
@@ -226,10 +226,13 @@ func TestSchemaForTags(t *testing.T) {
 		}](), `{"type":"string"}`, false},
 		{"validate required makes the property required", reflect.TypeFor[struct {
 			F string `json:"f" validate:"required"`
-		}](), `{"type":"string"}`, true},
-		{"validate required makes a pointer required and keeps it nullable", reflect.TypeFor[struct {
+		}](), `{"type":"string","minLength":1}`, true},
+		{"validate required makes a pointer required and not nullable", reflect.TypeFor[struct {
 			F *int `json:"f" validate:"required"`
-		}](), `{"type":"integer","format":"int64","nullable":true}`, true},
+		}](), `{"type":"integer","format":"int64"}`, true},
+		{"validate required makes a pointer to a struct a plain reference", reflect.TypeFor[struct {
+			F *Address `json:"f" validate:"required"`
+		}](), `{"$ref":"#/components/schemas/Address"}`, true},
 		{"validate oneof is an enum", reflect.TypeFor[struct {
 			F string `json:"f" validate:"required,oneof=red green 'light blue'"`
 		}](), `{"type":"string","enum":["red","green","light blue"]}`, true},
@@ -272,15 +275,9 @@ func TestSchemaForTags(t *testing.T) {
 		{"validate omitempty is ignored", reflect.TypeFor[struct {
 			F string `json:"f" validate:"omitempty,max=3"`
 		}](), `{"type":"string","maxLength":3}`, false},
-		{"validate rules after dive are ignored", reflect.TypeFor[struct {
+		{"validate rules after dive apply to the items", reflect.TypeFor[struct {
 			F []string `json:"f" validate:"required,max=2,dive,required,email"`
-		}](), `{"type":"array","items":{"type":"string"},"maxItems":2}`, true},
-		{"validate alternatives are skipped", reflect.TypeFor[struct {
-			F string `json:"f" validate:"email|uuid"`
-		}](), `{"type":"string"}`, false},
-		{"validate rules without a schema form are skipped", reflect.TypeFor[struct {
-			F string `json:"f" validate:"alphanum,startswith=a"`
-		}](), `{"type":"string"}`, false},
+		}](), `{"type":"array","items":{"type":"string","format":"email","minLength":1},"maxItems":2}`, true},
 		{"an explicit format wins over validate", reflect.TypeFor[struct {
 			F string `json:"f" format:"idn-email" validate:"email"`
 		}](), `{"type":"string","format":"idn-email"}`, false},
@@ -373,6 +370,37 @@ func TestSchemaForRejects(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not mention %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+func TestSchemaForRefusesRulesWithoutASchemaForm(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		typ  reflect.Type
+		want string
+	}{
+		{"alternatives", reflect.TypeFor[struct {
+			F string `json:"f" validate:"email|uuid"`
+		}](), "alternatives have no schema form"},
+		{"a rule with no counterpart", reflect.TypeFor[struct {
+			F string `json:"f" validate:"alphanum"`
+		}](), `validate rule "alphanum" has no schema form`},
+		{"dive on a string", reflect.TypeFor[struct {
+			F string `json:"f" validate:"dive,email"`
+		}](), "dive needs an array"},
+		{"a bound on a boolean", reflect.TypeFor[struct {
+			F bool `json:"f" validate:"max=1"`
+		}](), "needs a string, number, array or map"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := openapi.New(openapi.Config{}).SchemaFor(tc.typ)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("SchemaFor(%s) = %v, want an error mentioning %q", tc.typ, err, tc.want)
 			}
 		})
 	}

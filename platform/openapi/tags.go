@@ -29,6 +29,9 @@ func applyTags(s *Schema, tag reflect.StructTag) (*Schema, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if required {
+		s = requiredSchema(s)
+	}
 	if s.Ref != "" {
 		// A reference has no siblings in OpenAPI 3.0, so a description
 		// needs an allOf around it; the other tags do not apply to objects.
@@ -85,6 +88,22 @@ func applyTags(s *Schema, tag reflect.StructTag) (*Schema, bool, error) {
 		s.Pattern = v
 	}
 	return s, required, nil
+}
+
+// requiredSchema is s for a required field: a string is not empty, and a
+// pointer's schema is no longer nullable, since the router answers null for
+// a required field with a 422 (a nullable reference unwraps to the plain
+// reference).
+func requiredSchema(s *Schema) *Schema {
+	if s.Nullable && len(s.AllOf) == 1 && s.AllOf[0].Ref != "" && len(s.Properties) == 0 {
+		return &Schema{Ref: s.AllOf[0].Ref}
+	}
+	s.Nullable = false
+	// An enum or a checked format already refuses the empty string.
+	if s.Type == "string" && s.MinLength == nil && s.Format != "binary" && len(s.Enum) == 0 && !checkedFormats[s.Format] {
+		s.MinLength = ptr(1)
+	}
+	return s
 }
 
 // enumTarget returns the schema an enum applies to: the items of an array

@@ -11,68 +11,100 @@ import (
 // does: single-quoted values may hold spaces.
 var oneOfParamRE = regexp.MustCompile(`'[^']*'|\S+`)
 
-// applyValidate carries the go-playground/validator rules of a validate tag
-// over to the schema s and reports whether the field is required:
+// applyValidate carries the validate rules of a field over to its schema s
+// and reports whether the field is required. The router enforces the
+// schema, not the tag, so a rule that has no counterpart in a schema is an
+// error rather than a rule documented one way and enforced another:
 //
-//	required                  the property is required
+//	required                  the property is present; a string is not empty
+//	                          (minLength 1), a pointer is not null
+//	omitempty                 nothing: a property that is not required may be
+//	                          absent, and a present value meets every rule
 //	oneof=a b 'c d'           enum
-//	len, min, max             minLength/maxLength of a string, minItems/maxItems
-//	                          of an array, minProperties/maxProperties of a
-//	                          map, minimum/maximum of a number
+//	len, min, max             minLength/maxLength of a string (in characters),
+//	                          minItems/maxItems of an array, minProperties/
+//	                          maxProperties of a map, minimum/maximum of a number
 //	gte, lte, gt, lt          likewise, exclusive for gt and lt
-//	email, uuid, url ...      format
-//
-// Rules after dive apply to the elements and are not documented; rules with
-// alternatives (a|b) cannot be stated as one constraint and are skipped, as
-// are the rules with no counterpart in a schema.
+//	email, uuid, url, uri,    format
+//	ipv4, ipv6
+//	dive                      the rules after it apply to the items of an array
 func applyValidate(s *Schema, tag string) (bool, error) {
+	if tag == "" || tag == "-" {
+		return false, nil
+	}
 	required := false
+	target := s
 	for _, rule := range strings.Split(tag, ",") {
 		rule = strings.TrimSpace(rule)
-		if rule == "dive" || rule == "keys" {
-			break
-		}
-		if rule == "" || strings.Contains(rule, "|") {
-			continue
+		if strings.Contains(rule, "|") {
+			return false, fmt.Errorf("validate rule %q: alternatives have no schema form; use one rule or a custom type", rule)
 		}
 		name, param, _ := strings.Cut(rule, "=")
 		switch name {
+		case "":
+			continue
+		case "dive":
+			if target.Type != "array" || target.Items == nil {
+				return false, fmt.Errorf("validate rule dive needs an array, not %s", describe(target))
+			}
+			items := *target.Items
+			target.Items = &items
+			target = &items
 		case "required":
-			required = true
+			if target == s {
+				required = true
+			} else if target.Type == "string" && target.MinLength == nil {
+				target.MinLength = ptr(1)
+			}
+		case "omitempty":
 		case "oneof":
-			target := enumTarget(s)
-			if target.Ref != "" || target.Type == "object" || target.Type == "array" {
-				continue
+			et := enumTarget(target)
+			if et.Ref != "" || et.Type == "object" || et.Type == "array" {
+				return false, fmt.Errorf("validate rule %q: an enum needs a string, number or boolean, not %s", rule, describe(et))
 			}
 			raws := oneOfParamRE.FindAllString(param, -1)
 			for i, r := range raws {
 				raws[i] = strings.Trim(r, "'")
 			}
-			vals, err := parseList(raws, target)
+			vals, err := parseList(raws, et)
 			if err != nil {
-				return false, fmt.Errorf("validate tag %q: %w", rule, err)
+				return false, fmt.Errorf("validate rule %q: %w", rule, err)
 			}
-			target.Enum = vals
+			et.Enum = vals
 		case "len", "min", "max", "gte", "lte", "gt", "lt":
 			if param == "" {
-				continue
+				return false, fmt.Errorf("validate rule %q needs a value", rule)
 			}
-			if err := applyBound(s, name, param); err != nil {
-				return false, fmt.Errorf("validate tag %q: %w", rule, err)
+			if err := applyBound(target, name, param); err != nil {
+				return false, fmt.Errorf("validate rule %q: %w", rule, err)
 			}
 		case "email":
-			s.Format = "email"
+			target.Format = "email"
 		case "uuid", "uuid3", "uuid4", "uuid5", "uuid_rfc4122", "uuid3_rfc4122", "uuid4_rfc4122", "uuid5_rfc4122":
-			s.Format = "uuid"
+			target.Format = "uuid"
 		case "url", "uri", "http_url":
-			s.Format = "uri"
+			target.Format = "uri"
 		case "ipv4", "ip4_addr":
-			s.Format = "ipv4"
+			target.Format = "ipv4"
 		case "ipv6", "ip6_addr":
-			s.Format = "ipv6"
+			target.Format = "ipv6"
+		default:
+			return false, fmt.Errorf("validate rule %q has no schema form, so it could not be documented as enforced; express it with a type or the rules listed in the README", rule)
 		}
 	}
 	return required, nil
+}
+
+// describe names the kind of a schema in an error.
+func describe(s *Schema) string {
+	switch {
+	case s.Ref != "":
+		return "a reference to " + s.Ref
+	case s.Type == "":
+		return "any value"
+	default:
+		return "a schema of type " + s.Type
+	}
 }
 
 // applyBound applies one size or value rule to s according to its type.
@@ -80,6 +112,8 @@ func applyBound(s *Schema, rule, param string) error {
 	switch {
 	case s.Type == "string" && s.Format != "date-time" && s.Format != "binary":
 		return applyCount(rule, param, &s.MinLength, &s.MaxLength)
+	case s.Type == "boolean" || s.Type == "" || s.Ref != "":
+		return fmt.Errorf("a size or value bound needs a string, number, array or map, not %s", describe(s))
 	case s.Type == "array":
 		return applyCount(rule, param, &s.MinItems, &s.MaxItems)
 	case s.Type == "object" && s.AdditionalProperties != nil:

@@ -1,37 +1,44 @@
 package router
 
 import (
-	"encoding"
-	"fmt"
-	"mime/multipart"
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"reflect"
+	"strconv"
 	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/internal/plan"
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// bindPlan is the binding of one input type, computed once at start-up: for
-// each field its offset in the struct and a setter, so a request is bound
-// without walking the type again.
-type bindPlan struct {
-	path  []fieldPlan
-	query []fieldPlan
-	page  []uintptr // offsets of embedded paging page fields
-	limit []uintptr // offsets of embedded paging limit fields
-	body  *bodyPlan
+// binding binds and checks the input of one route by its plan: a setter per
+// field, made at start-up, and the schemas the document gives each field,
+// filled in once the document is built (see check).
+type binding struct {
+	plan   *plan.Input
+	path   []*param
+	query  []*param
+	paging []*plan.Field
+	body   *bodyBinding
+	// checker checks values against the document's schemas; nil until the
+	// document is built.
+	checker *openapi.Checker
 }
 
-// fieldPlan binds one field from one named value, or from repeated values
-// when setMulti is set.
-type fieldPlan struct {
-	name     string
-	offset   uintptr
+// param is one path, query or form field and how it is bound and checked.
+type param struct {
+	f        *plan.Field
 	set      setter
 	setMulti multiSetter
+	// schema is the field's documented schema when it constrains values
+	// beyond their type, else nil; required is the documented required.
+	schema   *openapi.Schema
+	required bool
 }
 
 // values is where bound values come from: query arguments, URL-encoded
@@ -41,141 +48,251 @@ type values interface {
 	PeekMulti(name string) [][]byte
 }
 
-var (
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	fileHeaderType      = reflect.TypeFor[*multipart.FileHeader]()
-	fileHeadersType     = reflect.TypeFor[[]*multipart.FileHeader]()
-	pagingQueryType     = reflect.TypeFor[paging.Query]()
-)
-
-// newBindPlan plans the binding of t, a struct type, for a route whose path
-// has the given parameters and whose body may come as contentTypes.
-func newBindPlan(t reflect.Type, params []string, contentTypes []string) (*bindPlan, error) {
-	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("input type %s is not a struct", t)
-	}
-	p := &bindPlan{}
-	if err := p.walk(t, 0, contentTypes); err != nil {
+// newBinding makes the setters of every field of p.
+func newBinding(p *plan.Input) (*binding, error) {
+	b := &binding{plan: p, paging: p.Paging}
+	var err error
+	if b.path, err = newParams(p.Path); err != nil {
 		return nil, err
 	}
-	bound := map[string]bool{}
-	for _, f := range p.path {
-		bound[f.name] = true
+	if b.query, err = newParams(p.Query); err != nil {
+		return nil, err
 	}
-	for _, name := range params {
-		if !bound[name] {
-			return nil, fmt.Errorf("path parameter :%s has no field tagged path:%q in %s", name, name, t)
-		}
-		delete(bound, name)
-	}
-	for name := range bound {
-		return nil, fmt.Errorf("field tagged path:%q in %s has no :%s in the path", name, t, name)
-	}
-	return p, nil
-}
-
-func (p *bindPlan) walk(t reflect.Type, base uintptr, contentTypes []string) error {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		off := base + f.Offset
-		switch {
-		case f.Anonymous && f.Type == pagingQueryType:
-			p.page = append(p.page, off+pagingField(f.Type, "Page").Offset)
-			p.limit = append(p.limit, off+pagingField(f.Type, "Limit").Offset)
-		case f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("path") == "" && f.Tag.Get("query") == "":
-			if err := p.walk(f.Type, off, contentTypes); err != nil {
-				return err
-			}
-		case f.Tag.Get("path") != "":
-			fp, err := newFieldPlan(f, f.Tag.Get("path"), off, false)
-			if err != nil {
-				return err
-			}
-			p.path = append(p.path, fp)
-		case f.Tag.Get("query") != "" && f.Tag.Get("query") != "-":
-			fp, err := newFieldPlan(f, f.Tag.Get("query"), off, true)
-			if err != nil {
-				return err
-			}
-			p.query = append(p.query, fp)
-		case f.Name == "Body" && base == 0:
-			b, err := newBodyPlan(f.Type, off, contentTypes)
-			if err != nil {
-				return err
-			}
-			p.body = b
+	if p.Body != nil {
+		if b.body, err = newBodyBinding(p.Body); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return b, nil
 }
 
-func pagingField(t reflect.Type, name string) reflect.StructField {
-	f, _ := t.FieldByName(name)
-	return f
-}
-
-func newFieldPlan(f reflect.StructField, name string, off uintptr, allowMulti bool) (fieldPlan, error) {
-	if !f.IsExported() {
-		return fieldPlan{}, fmt.Errorf("field %s tagged %q is not exported", f.Name, name)
-	}
-	t := f.Type
-	if allowMulti && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
-		set, err := sliceSetter(t)
+func newParams(fields []*plan.Field) ([]*param, error) {
+	out := make([]*param, 0, len(fields))
+	for _, f := range fields {
+		p := &param{f: f}
+		if f.File {
+			out = append(out, p)
+			continue
+		}
+		var err error
+		if f.Multi {
+			p.setMulti, err = sliceSetter(f.Struct.Type)
+		} else {
+			p.set, err = scalarSetter(f.Struct.Type)
+		}
 		if err != nil {
-			return fieldPlan{}, fmt.Errorf("field %s (%q): %w", f.Name, name, err)
+			return nil, err
 		}
-		return fieldPlan{name: name, offset: off, setMulti: set}, nil
+		out = append(out, p)
 	}
-	set, err := scalarSetter(t)
-	if err != nil {
-		return fieldPlan{}, fmt.Errorf("field %s (%q): %w", f.Name, name, err)
-	}
-	return fieldPlan{name: name, offset: off, set: set}, nil
+	return out, nil
 }
 
-// bind fills the input at in from the request.
-func (p *bindPlan) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error {
-	for _, off := range p.page {
-		*(*int)(unsafe.Add(in, off)) = pg.Page
+// document takes each field's schema from the documented operation op.
+func (b *binding) document(op *openapi.Operation, checker *openapi.Checker) {
+	b.checker = checker
+	byName := map[string]*openapi.Parameter{}
+	for _, p := range op.Parameters {
+		byName[p.In+" "+p.Name] = p
 	}
-	for _, off := range p.limit {
-		*(*int)(unsafe.Add(in, off)) = pg.Limit
-	}
-	for i := range p.path {
-		f := &p.path[i]
-		if err := f.set(unsafe.Add(in, f.offset), []byte(fc.Params(f.name))); err != nil {
-			return fieldProblem(http.StatusBadRequest, "Invalid path parameter.", f.name, err.Error())
-		}
-	}
-	if len(p.query) > 0 {
-		args := fc.Context().QueryArgs()
-		for i := range p.query {
-			f := &p.query[i]
-			if err := bindArg(f, in, args); err != nil {
-				return fieldProblem(http.StatusBadRequest, "Invalid query parameter.", f.name, err.Error())
+	for _, ps := range [][]*param{b.path, b.query} {
+		for _, p := range ps {
+			if doc := byName[string(p.f.In)+" "+p.f.Name]; doc != nil {
+				p.schema, p.required = effective(doc.Schema), doc.Required && p.f.In != plan.InPath
 			}
 		}
 	}
-	if p.body != nil {
-		return p.body.bind(fc, unsafe.Add(in, p.body.offset))
+	if b.body != nil && op.RequestBody != nil {
+		b.body.document(op.RequestBody, checker)
+	}
+}
+
+// effective is s when it constrains values beyond their type, else nil:
+// values a setter parsed need no further check.
+func effective(s *openapi.Schema) *openapi.Schema {
+	if s.Constrained() {
+		return s
 	}
 	return nil
 }
 
-// bindArg sets f from a single or repeated value; absent values leave the
-// field as it is.
-func bindArg(f *fieldPlan, in unsafe.Pointer, src values) error {
-	if f.setMulti != nil {
-		if vals := src.PeekMulti(f.name); len(vals) > 0 {
-			return f.setMulti(unsafe.Add(in, f.offset), vals)
-		}
-		return nil
+// field returns the address of f in the input at in.
+func (b *binding) field(in unsafe.Pointer, f *plan.Field) unsafe.Pointer {
+	if f.Direct {
+		return unsafe.Add(in, f.Offset)
 	}
-	if v := src.Peek(f.name); len(v) > 0 {
-		return f.set(unsafe.Add(in, f.offset), v)
+	return reflect.NewAt(b.plan.Type, in).Elem().FieldByIndex(f.Index).Addr().UnsafePointer()
+}
+
+// bind fills the input at in from the request and checks it against the
+// document: a value that cannot be parsed is a 400 naming its field, and
+// values that break documented rules are one 422 naming every field.
+func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error {
+	if len(b.plan.Allocs) > 0 {
+		v := reflect.NewAt(b.plan.Type, in).Elem()
+		for _, idx := range b.plan.Allocs {
+			if fv := v.FieldByIndex(idx); fv.IsNil() {
+				fv.Set(reflect.New(fv.Type().Elem()))
+			}
+		}
+	}
+	for _, f := range b.paging {
+		v := pg.Page
+		if f.Paging == "limit" {
+			v = pg.Limit
+		}
+		*(*int)(b.field(in, f)) = v
+	}
+	var bad []openapi.Violation
+	for _, p := range b.path {
+		raw := []byte(fc.Params(p.f.Name))
+		if err := p.bindOne(b.field(in, p.f), raw); err != nil {
+			return err
+		}
+		bad = b.check(p, [][]byte{raw}, bad)
+	}
+	if len(b.query) > 0 {
+		args := fc.Context().QueryArgs()
+		for _, p := range b.query {
+			var err error
+			if bad, err = b.bindValues(p, in, args, bad); err != nil {
+				return err
+			}
+		}
+	}
+	if b.body != nil {
+		var err error
+		if bad, err = b.body.bind(b, fc, unsafe.Add(in, b.plan.Body.Offset), bad); err != nil {
+			return err
+		}
+	}
+	if len(bad) > 0 {
+		return violationsProblem(bad)
 	}
 	return nil
 }
+
+// bindValues binds and checks a query or form field from src; absent or
+// empty values leave the field as it is.
+func (b *binding) bindValues(p *param, base unsafe.Pointer, src values, bad []openapi.Violation) ([]openapi.Violation, error) {
+	var raws [][]byte
+	if p.f.Multi {
+		raws = src.PeekMulti(p.f.Name)
+	} else if v := src.Peek(p.f.Name); len(v) > 0 {
+		raws = [][]byte{v}
+	}
+	if len(raws) == 0 {
+		if p.required {
+			bad = append(bad, openapi.Violation{Field: p.f.Name, Message: "is required"})
+		}
+		return bad, nil
+	}
+	ptr := b.fieldOrForm(base, p.f)
+	if p.f.Multi {
+		for _, raw := range raws {
+			if bytes.IndexByte(raw, 0) >= 0 {
+				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
+			}
+		}
+		if err := p.setMulti(ptr, raws); err != nil {
+			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
+		}
+	} else if err := p.bindOne(ptr, raws[0]); err != nil {
+		return bad, err
+	}
+	return b.check(p, raws, bad), nil
+}
+
+// fieldOrForm is the address of f: in the input for path and query
+// fields, in the body for form fields.
+func (b *binding) fieldOrForm(base unsafe.Pointer, f *plan.Field) unsafe.Pointer {
+	if f.In == plan.InForm {
+		return unsafe.Add(base, f.Offset)
+	}
+	return b.field(base, f)
+}
+
+// nulMessage is what a value holding a NUL character is told: no database
+// stores one in text.
+const nulMessage = "must not contain NUL characters"
+
+// bindOne parses raw into the field at ptr.
+func (p *param) bindOne(ptr unsafe.Pointer, raw []byte) error {
+	if bytes.IndexByte(raw, 0) >= 0 {
+		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
+	}
+	if err := p.set(ptr, raw); err != nil {
+		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
+	}
+	return nil
+}
+
+// check appends the violations of the raw values of p against its schema.
+func (b *binding) check(p *param, raws [][]byte, bad []openapi.Violation) []openapi.Violation {
+	if p.schema == nil || b.checker == nil {
+		return bad
+	}
+	if p.f.Multi {
+		items := make([]any, len(raws))
+		for i, raw := range raws {
+			items[i] = textValue(p.schema.Items, raw)
+		}
+		return b.checker.Check(p.schema, items, p.f.Name, bad)
+	}
+	return b.checker.Check(p.schema, textValue(p.schema, raws[0]), p.f.Name, bad)
+}
+
+// textValue is a parsed text value as JSON would carry it, for the schema
+// s: the setter has already parsed it, so a number or boolean is valid.
+func textValue(s *openapi.Schema, raw []byte) any {
+	if s == nil {
+		return string(raw)
+	}
+	switch s.Type {
+	case "integer", "number":
+		return json.Number(raw)
+	case "boolean":
+		v, _ := strconv.ParseBool(string(raw))
+		return v
+	}
+	return string(raw)
+}
+
+// problemDetail is the detail of a 400 about a field in its location.
+func problemDetail(f *plan.Field) string {
+	switch f.In {
+	case plan.InPath:
+		return "Invalid path parameter."
+	case plan.InQuery:
+		return "Invalid query parameter."
+	}
+	return "Invalid form field."
+}
+
+// violationsProblem is the answer to violations of the documented rules: a
+// 400 when a value is malformed, else a 422, listing each field once.
+func violationsProblem(bad []openapi.Violation) *problem.Problem {
+	status, detail := http.StatusUnprocessableEntity, validationDetail
+	for _, v := range bad {
+		if v.Malformed {
+			status, detail = http.StatusBadRequest, "The request does not have the documented shape."
+			break
+		}
+	}
+	p := problem.New(status, detail)
+	seen := map[string]bool{}
+	for _, v := range bad {
+		if (status == http.StatusBadRequest && !v.Malformed) || seen[v.Field] {
+			continue
+		}
+		seen[v.Field] = true
+		p.Errors = append(p.Errors, problem.FieldError{Field: v.Field, Message: v.Message})
+	}
+	return p
+}
+
+// validationDetail is the detail of every 422.
+const validationDetail = "The request failed validation."
 
 // fieldProblem is a problem naming one input field and what is wrong with it.
 func fieldProblem(status int, detail, field, message string) *problem.Problem {

@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/docs"
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -29,11 +30,11 @@ type HealthStatus struct {
 	Database string `json:"database" doc:"Database status" enum:"ok,not configured" validate:"required"`
 }
 
-// registerBuiltins is start-up step 4: the root message, the health check,
-// the docs endpoints and the database developer tools.
 // systemTag is the documentation tag of the built-in routes.
 const systemTag = "System"
 
+// registerBuiltins is start-up step 4: the root message, the health check,
+// the docs endpoints and the database developer tools.
 func (r *Router) registerBuiltins() error {
 	root := r.RootURL()
 	message := RootMessage{Message: r.cfg.Name + " is running"}
@@ -104,6 +105,27 @@ func (r *Router) buildSpec() error {
 	sum := sha256.Sum256(b)
 	r.specJSON = b
 	r.specETag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	return r.documentBindings()
+}
+
+// documentBindings hands every route the schemas the built document gives
+// its input, so that requests are checked against what is documented.
+func (r *Router) documentBindings() error {
+	doc, err := r.spec.Document()
+	if err != nil {
+		return fmt.Errorf("router: read the built spec: %w", err)
+	}
+	checker, err := openapi.NewChecker(doc)
+	if err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	for _, rb := range r.bindings {
+		op := r.spec.Operation(doc, rb.method, rb.path)
+		if op == nil {
+			return fmt.Errorf("router: route %s %s is missing from the spec", rb.method, rb.path)
+		}
+		rb.binding.document(op, checker)
+	}
 	return nil
 }
 

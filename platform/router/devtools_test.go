@@ -210,13 +210,19 @@ func TestDevToolsStartUp(t *testing.T) {
 	})
 }
 
-func TestProblemsExtension(t *testing.T) {
+func TestDeclaredErrorsAreCollectedFromTheRoutes(t *testing.T) {
 	t.Parallel()
 	errTaken := problem.Declare(http.StatusConflict, "email_taken", "Email taken")
+	declaring := func(errs ...*problem.Error) router.Controller {
+		return router.Group{Path: "/things", Declared: []router.Route{
+			router.Get("/", func(*router.Ctx, *struct{}) (*thing, error) { return &thing{}, nil }, router.Errors(errs[0])),
+			router.Post("/", func(*router.Ctx, *struct{}) (*thing, error) { return &thing{}, nil }, router.Errors(errs[1:]...), router.Auth()),
+		}}
+	}
 
-	t.Run("it registers the problem schema and the codes of the declared errors", func(t *testing.T) {
+	t.Run("the routes' errors are enough for the problem schema and the code enum", func(t *testing.T) {
 		t.Parallel()
-		r := newRouter(t, router.Config{Extensions: []router.Extension{router.NewProblemsExtension(errThingNotFound, errTaken, errTaken)}})
+		r := newRouter(t, router.Config{JWTSecret: testSecret, Controllers: []router.Controller{declaring(errThingNotFound, errTaken, errTaken)}})
 		doc, err := r.Spec().Document()
 		if err != nil {
 			t.Fatal(err)
@@ -224,11 +230,13 @@ func TestProblemsExtension(t *testing.T) {
 		if doc.Components.Schemas["Problem"] == nil {
 			t.Fatalf("no Problem schema in %s", r.SpecJSON())
 		}
-		codes := doc.Components.Schemas[router.ProblemCodeSchema]
+		codes := doc.Components.Schemas[openapi.ProblemCodeSchema]
 		if codes == nil {
-			t.Fatalf("no %s schema in %s", router.ProblemCodeSchema, r.SpecJSON())
+			t.Fatalf("no %s schema in %s", openapi.ProblemCodeSchema, r.SpecJSON())
 		}
 		got, _ := json.Marshal(codes.Enum)
+		// The router's own: database_unavailable (health check) and
+		// unauthorized (auth routes).
 		if want := `["database_unavailable","email_taken","thing_not_found","unauthorized"]`; string(got) != want {
 			t.Errorf("enum = %s, want %s", got, want)
 		}
@@ -240,18 +248,9 @@ func TestProblemsExtension(t *testing.T) {
 	t.Run("two errors with one code and another status fail New", func(t *testing.T) {
 		t.Parallel()
 		other := problem.Declare(http.StatusGone, "email_taken", "Email taken")
-		_, err := router.New(router.Config{Extensions: []router.Extension{router.NewProblemsExtension(errTaken, other)}})
+		_, err := router.New(router.Config{JWTSecret: testSecret, Controllers: []router.Controller{declaring(errTaken, other)}})
 		if err == nil || !strings.Contains(err.Error(), "email_taken") {
 			t.Fatalf("New = %v, want an error naming the code", err)
-		}
-	})
-
-	t.Run("it is a schema user the router hands the registry to", func(t *testing.T) {
-		t.Parallel()
-		var _ router.SchemaUser = router.NewProblemsExtension()
-		reg := openapi.New(openapi.Config{})
-		if err := router.NewProblemsExtension().UseSchemas(reg); err != nil {
-			t.Fatal(err)
 		}
 	})
 }

@@ -3,13 +3,9 @@ package router
 import (
 	"context"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
-	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // Extension is anything listed in Config.Extensions. At start-up step 1 the
@@ -64,56 +60,4 @@ func (r *Router) wireExtensions() error {
 		}
 	}
 	return nil
-}
-
-// ProblemsExtension is the error-handling extension: listed in
-// Config.Extensions it registers the problem details schema and the
-// ProblemCode enum of the declared errors, the router's own and those it is
-// given, so the spec names every code a client can meet even when no route
-// lists the error.
-//
-//	router.Config{Extensions: []router.Extension{
-//		router.NewProblemsExtension(ErrUserNotFound, ErrEmailTaken),
-//	}}
-type ProblemsExtension struct {
-	errs []*problem.Error
-}
-
-// ProblemCodeSchema is the component name of the enum of declared codes.
-const ProblemCodeSchema = "ProblemCode"
-
-// NewProblemsExtension returns the error extension for the declared errors
-// errs. Two errors with one code but another status or title fail New.
-func NewProblemsExtension(errs ...*problem.Error) *ProblemsExtension {
-	return &ProblemsExtension{errs: append([]*problem.Error{errDatabaseUnavailable, errUnauthorized}, errs...)}
-}
-
-// Name identifies the extension.
-func (p *ProblemsExtension) Name() string { return "problems" }
-
-// UseSchemas registers problem.Problem and the ProblemCode enum, whose
-// description lists each code with its status and title.
-func (p *ProblemsExtension) UseSchemas(reg SchemaRegistry) error {
-	if _, err := reg.SchemaFor(reflect.TypeFor[problem.Problem]()); err != nil {
-		return err
-	}
-	byCode := make(map[string]*problem.Error, len(p.errs))
-	for _, e := range p.errs {
-		if e == nil {
-			return fmt.Errorf("nil declared error")
-		}
-		if prev, ok := byCode[e.Code]; ok && (prev.Status != e.Status || prev.Title != e.Title) {
-			return fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
-		}
-		byCode[e.Code] = e
-	}
-	codes := slices.Sorted(maps.Keys(byCode))
-	var desc strings.Builder
-	desc.WriteString("Stable machine-readable codes of the declared errors:\n")
-	enum := make([]any, len(codes))
-	for i, code := range codes {
-		enum[i] = code
-		fmt.Fprintf(&desc, "\n- `%s` (%d): %s", code, byCode[code].Status, byCode[code].Title)
-	}
-	return reg.AddSchema(ProblemCodeSchema, &openapi.Schema{Type: "string", Description: desc.String(), Enum: enum})
 }

@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // Media types a route can accept its body as.
 const (
 	// MIMEJSON is the default body media type.
-	MIMEJSON = "application/json"
+	MIMEJSON = plan.MediaJSON
 	// MIMEForm is a URL-encoded form body.
-	MIMEForm = "application/x-www-form-urlencoded"
+	MIMEForm = plan.MediaForm
 	// MIMEMultipart is a multipart form body, the one that carries files.
-	MIMEMultipart = "multipart/form-data"
+	MIMEMultipart = plan.MediaMultipart
 )
 
 // options are what a route's Go types cannot say.
@@ -72,16 +73,6 @@ func buildOptions(opts []Option) (options, error) {
 	}
 	if o.status < 200 || o.status > 299 {
 		return o, fmt.Errorf("success status %d is not 2xx", o.status)
-	}
-	if len(o.contentTypes) == 0 {
-		o.contentTypes = []string{MIMEJSON}
-	}
-	for _, ct := range o.contentTypes {
-		switch ct {
-		case MIMEJSON, MIMEForm, MIMEMultipart:
-		default:
-			return o, fmt.Errorf("body content type %q is not one of %s, %s, %s", ct, MIMEJSON, MIMEForm, MIMEMultipart)
-		}
 	}
 	for _, e := range o.errors {
 		if e == nil {

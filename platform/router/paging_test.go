@@ -27,7 +27,7 @@ func echoListPaging(c *router.Ctx, in *listInput) (*pagingEcho, error) {
 	return &pagingEcho{Page: in.Page, Limit: in.Limit}, nil
 }
 
-func TestPagingIsParsedOnEveryRequest(t *testing.T) {
+func TestPagingIsParsedOnPagedRoutes(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, router.Config{
 		MaxLimit: 50,
@@ -48,7 +48,7 @@ func TestPagingIsParsedOnEveryRequest(t *testing.T) {
 		{"an encoded plus sign is base 10", "?page=%2B2", pagingEcho{2, 20}},
 		{"leading zeros are base 10, not octal", "?page=010", pagingEcho{10, 20}},
 	}
-	for _, path := range []string{"/p/plain", "/p/list"} {
+	for _, path := range []string{"/p/list"} {
 		for _, tc := range ok {
 			t.Run(path+" "+tc.name, func(t *testing.T) {
 				resp, body := get(t, r, path+tc.query)
@@ -84,8 +84,16 @@ func TestPagingIsParsedOnEveryRequest(t *testing.T) {
 			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), tc.field)
 		})
 	}
-	t.Run("a route without a query type still rejects bad paging", func(t *testing.T) {
-		resp, body := send(t, r, http.MethodPost, "/p/plain?page=abc", "", "")
-		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "page")
+	// What the document says of such a route: nothing of page and limit.
+	t.Run("a route without paging fields ignores page and limit, and its handler gets the defaults", func(t *testing.T) {
+		for _, query := range []string{"?page=3&limit=7", "?page=abc&limit=-1"} {
+			resp, body := send(t, r, http.MethodPost, "/p/plain"+query, "", "")
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("%s: status %d: %s", query, resp.StatusCode, body)
+			}
+			if got := decode[pagingEcho](t, body); got != (pagingEcho{0, 20}) {
+				t.Fatalf("%s: paging = %+v, want the defaults", query, got)
+			}
+		}
 	})
 }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strings"
 	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
@@ -70,15 +70,24 @@ func declare[In, Out any](method, path string, h Handler[In, Out], opts []Option
 		}}
 }
 
-// buildRoute does all reflection for a route once: the binding plan of In,
-// the spec entry, and the handler that runs the plan per request.
+// buildRoute does all reflection for a route once: the plan of In, the
+// binding made from it, the spec entry documenting the same plan, and the
+// handler that runs the binding per request.
 func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, openapi.Route, error) {
-	inType := reflect.TypeFor[In]()
-	outType := reflect.TypeFor[Out]()
 	if h == nil {
 		return nil, openapi.Route{}, fmt.Errorf("nil handler")
 	}
-	plan, err := newBindPlan(inType, pathParams(fullPath), o.contentTypes)
+	inType := reflect.TypeFor[In]()
+	outType := reflect.TypeFor[Out]()
+	_, params, err := plan.ParsePath(fullPath)
+	if err != nil {
+		return nil, openapi.Route{}, err
+	}
+	p, err := plan.Analyze(inType, params, o.contentTypes)
+	if err != nil {
+		return nil, openapi.Route{}, err
+	}
+	bind, err := newBinding(p)
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}
@@ -103,16 +112,10 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Deprecated:  o.deprecated,
 		OperationID: o.operationID,
 		Tag:         o.tag,
+		Plan:        p,
 		Output:      outType,
 		Status:      o.status,
 		Auth:        o.auth,
-		Paged:       true,
-	}
-	if inType.NumField() > 0 {
-		spec.Input = inType
-	}
-	if plan.body != nil {
-		spec.BodyContentTypes = o.contentTypes
 	}
 	errs := o.errors
 	if o.auth {
@@ -122,10 +125,11 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
 	}
+	r.bindings = append(r.bindings, routeBinding{method: method, path: fullPath, binding: bind})
 
 	var (
 		maxLimit = r.cfg.MaxLimit
-		checks   = newCheckPlan(inType)
+		paged    = p.Paged()
 		auth     = o.auth
 		status   = o.status
 		noBody   = outType == nil
@@ -141,20 +145,18 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			}
 			c.claims = claims
 		}
-		args := fc.Context().QueryArgs()
-		pg, err := paging.Parse(args.Peek("page"), args.Peek("limit"), maxLimit)
-		if err != nil {
-			return pagingProblem(err)
+		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit}
+		if paged {
+			args := fc.Context().QueryArgs()
+			var err error
+			if pg, err = paging.Parse(args.Peek("page"), args.Peek("limit"), maxLimit); err != nil {
+				return pagingProblem(err)
+			}
 		}
 		c.fc, c.paging = fc, pg
 		in := new(In)
-		if err := plan.bind(fc, unsafe.Pointer(in), pg); err != nil {
+		if err := bind.bind(fc, unsafe.Pointer(in), pg); err != nil {
 			return err
-		}
-		if checks != nil {
-			if err := checks.check(r, in, unsafe.Pointer(in)); err != nil {
-				return err
-			}
 		}
 		out, err := h(&c, in)
 		if err != nil {
@@ -169,6 +171,12 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	return handler, spec, nil
 }
 
+// routeBinding is a route's binding with what identifies it in the spec.
+type routeBinding struct {
+	method, path string
+	binding      *binding
+}
+
 // pagingProblem answers a bad page or limit with a 400 naming the field.
 func pagingProblem(err error) error {
 	fe, ok := err.(*paging.FieldError)
@@ -176,15 +184,4 @@ func pagingProblem(err error) error {
 		return problem.New(http.StatusBadRequest, err.Error())
 	}
 	return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".", fe.Field, fe.Message)
-}
-
-// pathParams lists the :name parameters of a Fiber path.
-func pathParams(path string) []string {
-	var names []string
-	for _, seg := range strings.Split(path, "/") {
-		if strings.HasPrefix(seg, ":") {
-			names = append(names, strings.TrimRight(seg[1:], "?"))
-		}
-	}
-	return names
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
@@ -15,15 +14,17 @@ import (
 // Router is the plugin once started: the Fiber application with everything
 // mounted, and the spec registry its routes were documented in.
 type Router struct {
-	cfg       Config
-	app       *fiber.App
-	spec      *openapi.Registry
-	tokens    *tokenCache
-	verify    fiber.Handler
-	validator *validator.Validate
-	health    HealthChecker
-	ids       *requestIDs
-	routes    map[string]string
+	cfg    Config
+	app    *fiber.App
+	spec   *openapi.Registry
+	tokens *tokenCache
+	verify fiber.Handler
+	// bindings are the routes' bindings, handed their schemas once the
+	// spec is built.
+	bindings []routeBinding
+	health   HealthChecker
+	ids      *requestIDs
+	routes   map[string]string
 	// docsGuard protects the docs and developer tools; nil when open.
 	docsGuard fiber.Handler
 	specJSON  []byte
@@ -44,11 +45,10 @@ func New(cfg Config) (*Router, error) {
 		return nil, err
 	}
 	r := &Router{
-		cfg:       cfg,
-		spec:      openapi.New(specConfig(cfg, tags)),
-		tokens:    newTokenCache(cfg.TokenCacheSize),
-		routes:    make(map[string]string),
-		validator: newValidator(),
+		cfg:    cfg,
+		spec:   openapi.New(specConfig(cfg, tags)),
+		tokens: newTokenCache(cfg.TokenCacheSize),
+		routes: make(map[string]string),
 	}
 	if len(cfg.JWTSecret) > 0 {
 		r.verify = newVerifier(cfg.JWTSecret)

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 )
 
+var textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+
 // setter converts a raw value into the field at p.
 type setter func(p unsafe.Pointer, raw []byte) error
 

@@ -62,7 +62,7 @@ func run(server string) error {
 	if created.JSON201 == nil {
 		return fmt.Errorf("createUser: status %d: %s", created.StatusCode(), created.Body)
 	}
-	grant := client.LoginFormdataBodyGrantTypePassword
+	grant := "password"
 	login, err := c.LoginWithFormdataBodyWithResponse(ctx, client.LoginFormdataRequestBody{
 		GrantType: &grant, Username: email, Password: password})
 	if err != nil {

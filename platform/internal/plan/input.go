@@ -1,0 +1,373 @@
+package plan
+
+import (
+	"encoding"
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"reflect"
+	"slices"
+)
+
+// Location is where a value of the input comes from.
+type Location string
+
+// Locations of input fields.
+const (
+	InPath  Location = "path"
+	InQuery Location = "query"
+	// InForm is a field of a URL-encoded or multipart body.
+	InForm Location = "form"
+)
+
+// Media types a body can be declared with.
+const (
+	MediaJSON      = "application/json"
+	MediaForm      = "application/x-www-form-urlencoded"
+	MediaMultipart = "multipart/form-data"
+)
+
+// Field is one input field bound from a named value.
+type Field struct {
+	// Name is the name the client sends the value under, the name the
+	// document gives it and the name every error about it uses.
+	Name string
+	In   Location
+	// Struct is the Go field, with its tags.
+	Struct reflect.StructField
+	// Index leads from the input (or from the body, for form fields) to
+	// the field, through embedded structs and pointers to them.
+	Index []int
+	// Offset is the field's offset from the start of the input (or body)
+	// when Direct; Direct is false when the way passes through a pointer,
+	// which binding allocates.
+	Offset uintptr
+	Direct bool
+	// Multi reports a slice bound from repeated values (query and form).
+	Multi bool
+	// File reports a multipart file field (*multipart.FileHeader, or a
+	// slice of them when Multi).
+	File bool
+	// Paging is "page" or "limit" for the fields of an embedded
+	// paging query, which the router fills from the paging it parsed.
+	Paging string
+}
+
+// Body is the field named Body, decoded from the request body.
+type Body struct {
+	Struct reflect.StructField
+	// Type is the body's type, pointers removed.
+	Type   reflect.Type
+	Offset uintptr
+	// MediaTypes are the accepted media types, MediaJSON when none was
+	// declared.
+	MediaTypes []string
+	// Form lists the fields of a form body (when MediaTypes has a form
+	// type), relative to the body.
+	Form []*Field
+}
+
+// Accepts reports whether the body may come as media type mt.
+func (b *Body) Accepts(mt string) bool { return slices.Contains(b.MediaTypes, mt) }
+
+// Input is the plan of one route's input type.
+type Input struct {
+	// Type is the input struct type.
+	Type reflect.Type
+	// Path lists the path parameters in the order of the path.
+	Path []*Field
+	// Query lists the query parameters in field order.
+	Query []*Field
+	// Paging lists the page and limit fields of embedded paging queries.
+	Paging []*Field
+	// Body is nil when the input has no Body field.
+	Body *Body
+	// Allocs are the index paths of embedded struct pointers, outermost
+	// first: binding allocates each, so a handler never meets a nil one.
+	Allocs [][]int
+}
+
+// Paged reports whether the route reads page and limit: whether its input
+// has paging fields, as by embedding paging.Query. Other routes ignore
+// them, and their handlers get the default paging.
+func (in *Input) Paged() bool { return len(in.Paging) > 0 }
+
+// Declared reports whether the input binds anything from the request.
+func (in *Input) Declared() bool {
+	return len(in.Path)+len(in.Query)+len(in.Paging) > 0 || in.Body != nil
+}
+
+// Fields returns every path, query and form field.
+func (in *Input) Fields() []*Field {
+	out := slices.Concat(in.Path, in.Query)
+	if in.Body != nil {
+		out = append(out, in.Body.Form...)
+	}
+	return out
+}
+
+var (
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	fileHeaderType      = reflect.TypeFor[*multipart.FileHeader]()
+	fileHeadersType     = reflect.TypeFor[[]*multipart.FileHeader]()
+)
+
+// Analyze plans the input type t (a struct, or struct{} for none) of a
+// route whose path has the parameters params (from ParsePath) and whose
+// body may come as mediaTypes (none means MediaJSON):
+//
+//   - a field tagged path:"id" is the path parameter id, and every
+//     parameter of the path needs one;
+//   - a field tagged query:"q" is a query parameter; a slice is bound
+//     from repeated keys;
+//   - a field tagged paging:"page" or paging:"limit" (as in paging.Query)
+//     gets the paging the router parsed;
+//   - the field named Body is the request body;
+//   - embedded structs without tags, and pointers to them, are flattened.
+//
+// Anything else is not bound. Types a value cannot be parsed into, a
+// parameter without its field, and two fields of one name are errors.
+func Analyze(t reflect.Type, params []string, mediaTypes []string) (*Input, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("input type %s is not a struct", t)
+	}
+	a := &analysis{in: &Input{Type: t}, names: map[Location]map[string]string{}}
+	if err := a.walk(t, nil, 0, true, map[reflect.Type]bool{}); err != nil {
+		return nil, fmt.Errorf("input type %s: %w", t, err)
+	}
+	in := a.in
+	if err := orderPath(in, params); err != nil {
+		return nil, fmt.Errorf("input type %s: %w", t, err)
+	}
+	if err := checkMediaTypes(mediaTypes); err != nil {
+		return nil, err
+	}
+	if in.Body == nil {
+		if len(mediaTypes) > 0 {
+			return nil, errors.New("a body media type is declared but the input has no Body field")
+		}
+		return in, nil
+	}
+	if err := a.body(mediaTypes); err != nil {
+		return nil, fmt.Errorf("input type %s: %w", t, err)
+	}
+	return in, nil
+}
+
+// analysis is the state of one Analyze.
+type analysis struct {
+	in *Input
+	// names maps each location's names to the Go field that has it.
+	names map[Location]map[string]string
+}
+
+func (a *analysis) walk(t reflect.Type, index []int, base uintptr, direct bool, visiting map[reflect.Type]bool) error {
+	if visiting[t] {
+		return nil
+	}
+	visiting[t] = true
+	defer delete(visiting, t)
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		idx := append(slices.Clone(index), i)
+		pathName, isPath := TagName(sf, "path")
+		queryName, isQuery := TagName(sf, "query")
+		pagingName := sf.Tag.Get("paging")
+		if sf.Anonymous && !isPath && !isQuery && pagingName == "" {
+			ft, viaPointer := sf.Type, false
+			if ft.Kind() == reflect.Pointer {
+				ft, viaPointer = ft.Elem(), true
+			}
+			if ft.Kind() == reflect.Struct {
+				if !sf.IsExported() && viaPointer {
+					return fmt.Errorf("embedded %s is an unexported pointer, which binding cannot allocate", sf.Type)
+				}
+				if viaPointer {
+					a.in.Allocs = append(a.in.Allocs, idx)
+				}
+				if err := a.walk(ft, idx, base+sf.Offset, direct && !viaPointer, visiting); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			if isPath || isQuery {
+				return fmt.Errorf("field %s is tagged but not exported", sf.Name)
+			}
+			continue
+		}
+		f := &Field{Struct: sf, Index: idx, Offset: base + sf.Offset, Direct: direct}
+		switch {
+		case isPath && isQuery:
+			return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
+		case pagingName != "":
+			if pagingName != "page" && pagingName != "limit" {
+				return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
+			}
+			if sf.Type.Kind() != reflect.Int {
+				return fmt.Errorf("field %s: a paging field must be an int", sf.Name)
+			}
+			f.Name, f.In, f.Paging = queryName, InQuery, pagingName
+			if f.Name == "" {
+				f.Name = pagingName
+			}
+			if err := a.claim(f); err != nil {
+				return err
+			}
+			a.in.Paging = append(a.in.Paging, f)
+		case isPath:
+			f.Name, f.In = pathName, InPath
+			if err := a.value(f, false); err != nil {
+				return err
+			}
+			a.in.Path = append(a.in.Path, f)
+		case isQuery:
+			f.Name, f.In = queryName, InQuery
+			if err := a.value(f, true); err != nil {
+				return err
+			}
+			a.in.Query = append(a.in.Query, f)
+		case sf.Name == "Body" && len(index) == 0:
+			bt := sf.Type
+			for bt.Kind() == reflect.Pointer {
+				bt = bt.Elem()
+			}
+			if sf.Type.Kind() == reflect.Pointer {
+				return errors.New("the Body field must not be a pointer: the body is required")
+			}
+			a.in.Body = &Body{Struct: sf, Type: bt, Offset: sf.Offset}
+		}
+	}
+	return nil
+}
+
+// value checks that f can be parsed from text (or repeated text when
+// multi is allowed and f is a slice) and claims its name.
+func (a *analysis) value(f *Field, multiAllowed bool) error {
+	t := f.Struct.Type
+	if multiAllowed && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
+		f.Multi = true
+		t = t.Elem()
+	}
+	if !Parsable(t) {
+		return fmt.Errorf("field %s (%s %q): type %s cannot be parsed from text", f.Struct.Name, f.In, f.Name, f.Struct.Type)
+	}
+	return a.claim(f)
+}
+
+// claim records f's name in its location, failing on a second field with
+// the same name.
+func (a *analysis) claim(f *Field) error {
+	names := a.names[f.In]
+	if names == nil {
+		names = map[string]string{}
+		a.names[f.In] = names
+	}
+	if other, ok := names[f.Name]; ok {
+		return fmt.Errorf("fields %s and %s are both the %s value %q", other, f.Struct.Name, f.In, f.Name)
+	}
+	names[f.Name] = f.Struct.Name
+	return nil
+}
+
+// Parsable reports whether a value of type t is parsed from one text value:
+// strings, booleans, numbers, text unmarshalers, and pointers to them.
+func Parsable(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.String, reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// orderPath puts the path fields in the order of params and checks that
+// each parameter has exactly one field.
+func orderPath(in *Input, params []string) error {
+	byName := map[string]*Field{}
+	for _, f := range in.Path {
+		byName[f.Name] = f
+	}
+	ordered := make([]*Field, 0, len(params))
+	for _, name := range params {
+		f, ok := byName[name]
+		if !ok {
+			return fmt.Errorf("path parameter :%s has no field tagged path:%q", name, name)
+		}
+		ordered = append(ordered, f)
+		delete(byName, name)
+	}
+	for name, f := range byName {
+		return fmt.Errorf("field %s is the path parameter %q, but the path has no :%s", f.Struct.Name, name, name)
+	}
+	in.Path = ordered
+	return nil
+}
+
+// body plans the body's media types and, for forms, its fields.
+func (a *analysis) body(mediaTypes []string) error {
+	b := a.in.Body
+	if len(mediaTypes) == 0 {
+		mediaTypes = []string{MediaJSON}
+	}
+	formish := slices.Contains(mediaTypes, MediaForm) || slices.Contains(mediaTypes, MediaMultipart)
+	b.MediaTypes = slices.Clone(mediaTypes)
+	if !formish {
+		return nil
+	}
+	if b.Type.Kind() != reflect.Struct {
+		return fmt.Errorf("body type %s must be a struct to be bound from a form", b.Type)
+	}
+	for i := range b.Type.NumField() {
+		sf := b.Type.Field(i)
+		name, _, skip := FormName(sf)
+		if skip || !sf.IsExported() {
+			continue
+		}
+		f := &Field{Name: name, In: InForm, Struct: sf, Index: []int{i}, Offset: sf.Offset, Direct: true}
+		switch sf.Type {
+		case fileHeaderType, fileHeadersType:
+			if !slices.Contains(mediaTypes, MediaMultipart) {
+				return fmt.Errorf("body field %s is a file, which only %s carries", sf.Name, MediaMultipart)
+			}
+			f.File, f.Multi = true, sf.Type == fileHeadersType
+			if err := a.claim(f); err != nil {
+				return err
+			}
+		default:
+			if err := a.value(f, true); err != nil {
+				return fmt.Errorf("body: %w", err)
+			}
+		}
+		b.Form = append(b.Form, f)
+	}
+	return nil
+}
+
+// checkMediaTypes checks that each body media type is one a body can be
+// bound from, and listed once.
+func checkMediaTypes(mediaTypes []string) error {
+	for i, mt := range mediaTypes {
+		switch mt {
+		case MediaJSON, MediaForm, MediaMultipart:
+		default:
+			return fmt.Errorf("body media type %q is not one of %s, %s, %s", mt, MediaJSON, MediaForm, MediaMultipart)
+		}
+		if slices.Contains(mediaTypes[:i], mt) {
+			return fmt.Errorf("body media type %q is listed twice", mt)
+		}
+	}
+	return nil
+}

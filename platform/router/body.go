@@ -1,0 +1,228 @@
+package router
+
+import (
+	"bytes"
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"reflect"
+	"strings"
+	"unsafe"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/internal/plan"
+	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// bodyBinding decodes the request body into the field named Body and
+// checks it against the documented schema of its media type.
+type bodyBinding struct {
+	plan *plan.Body
+	// form binds the fields of a form body.
+	form []*param
+	// schemas are the documented body schemas by media type.
+	schemas map[string]*openapi.Schema
+}
+
+func newBodyBinding(p *plan.Body) (*bodyBinding, error) {
+	b := &bodyBinding{plan: p}
+	var err error
+	if b.form, err = newParams(p.Form); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// document takes the body schemas, and the form fields' schemas from the
+// form object, from the documented request body rb.
+func (b *bodyBinding) document(rb *openapi.RequestBody, checker *openapi.Checker) {
+	b.schemas = map[string]*openapi.Schema{}
+	for mt, content := range rb.Content {
+		b.schemas[mt] = content.Schema
+	}
+	var form *openapi.Schema
+	for _, mt := range []string{MIMEForm, MIMEMultipart} {
+		if s := b.schemas[mt]; s != nil {
+			form = s
+		}
+	}
+	if form == nil {
+		return
+	}
+	for _, p := range b.form {
+		if s := form.Properties[p.f.Name]; s != nil {
+			p.schema = effective(s)
+		}
+		for _, name := range form.Required {
+			p.required = p.required || name == p.f.Name
+		}
+	}
+}
+
+// bind decodes the body into dst, appending the violations of its
+// documented rules to bad.
+func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+	ct := mediaType(fc.Request().Header.ContentType())
+	body := fc.Body()
+	switch {
+	case ct == "" && len(bytes.TrimSpace(body)) == 0:
+		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
+	case ct == "" || !b.plan.Accepts(ct):
+		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.plan.MediaTypes, ", ")+".")
+	}
+	switch ct {
+	case MIMEJSON:
+		return b.bindJSON(rb.checker, body, dst, bad)
+	case MIMEForm:
+		args := fc.Context().PostArgs()
+		for _, p := range b.form {
+			var err error
+			if bad, err = rb.bindValues(p, dst, args, bad); err != nil {
+				return bad, err
+			}
+		}
+		return bad, nil
+	default:
+		form, err := fc.MultipartForm()
+		if err != nil {
+			return bad, problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
+		}
+		for _, p := range b.form {
+			if p.f.File {
+				bad = bindFiles(p, form, dst, bad)
+				continue
+			}
+			if bad, err = rb.bindValues(p, dst, multipartValues(form.Value), bad); err != nil {
+				return bad, err
+			}
+		}
+		return bad, nil
+	}
+}
+
+// bindJSON decodes a JSON body strictly: member names match case for
+// case, a duplicated member is a 400, and so is a member the schema does
+// not have. The document's schema is checked on the decoded value before it
+// reaches the Go type, so null, absence and every documented rule are seen
+// as the client sent them.
+func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
+	}
+	var generic any
+	if err := jsonv2.Unmarshal(body, &generic); err != nil {
+		return bad, jsonProblem(err)
+	}
+	if checker != nil {
+		n := len(bad)
+		bad = checker.Check(b.schemas[MIMEJSON], generic, "", bad)
+		for _, v := range bad[n:] {
+			if v.Malformed {
+				return bad, violationsProblem(bad[n:])
+			}
+		}
+	}
+	if err := jsonv2.Unmarshal(body, reflect.NewAt(b.plan.Type, dst).Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
+		return bad, jsonProblem(err)
+	}
+	return bad, nil
+}
+
+// jsonProblem answers a body that is not JSON, or that does not fit the
+// Go type, with a 400 naming the member where it can, without echoing
+// decoder internals.
+func jsonProblem(err error) error {
+	var syn *jsontext.SyntacticError
+	if errors.As(err, &syn) {
+		if errors.Is(err, jsontext.ErrDuplicateName) {
+			return fieldProblem(http.StatusBadRequest, "The request body has a member twice.", pointerField(syn.JSONPointer), "appears more than once")
+		}
+		return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
+	}
+	var sem *jsonv2.SemanticError
+	if errors.As(err, &sem) && sem.JSONPointer != "" {
+		if errors.Is(err, jsonv2.ErrUnknownName) {
+			return fieldProblem(http.StatusBadRequest, "The request body does not have the documented shape.", pointerField(sem.JSONPointer), "is not a member of this object")
+		}
+		return fieldProblem(http.StatusBadRequest, "The request body has a value of the wrong type.", pointerField(sem.JSONPointer), "has the wrong type")
+	}
+	return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
+}
+
+// pointerField names the member at a JSON pointer as the checker names
+// fields: "a.b[2].c".
+func pointerField(p jsontext.Pointer) string {
+	var b strings.Builder
+	for tok := range p.Tokens() {
+		if isIndex(tok) {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func isIndex(tok string) bool {
+	if tok == "" {
+		return false
+	}
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// bindFiles sets a file field from the multipart form.
+func bindFiles(p *param, form *multipart.Form, dst unsafe.Pointer, bad []openapi.Violation) []openapi.Violation {
+	files := form.File[p.f.Name]
+	if len(files) == 0 {
+		if p.required {
+			bad = append(bad, openapi.Violation{Field: p.f.Name, Message: "is required"})
+		}
+		return bad
+	}
+	ptr := unsafe.Add(dst, p.f.Offset)
+	if p.f.Multi {
+		*(*[]*multipart.FileHeader)(ptr) = files
+	} else {
+		*(**multipart.FileHeader)(ptr) = files[0]
+	}
+	return bad
+}
+
+// multipartValues serves the values of a multipart form.
+type multipartValues map[string][]string
+
+func (m multipartValues) Peek(name string) []byte {
+	if v := m[name]; len(v) > 0 {
+		return []byte(v[0])
+	}
+	return nil
+}
+
+func (m multipartValues) PeekMulti(name string) [][]byte {
+	vals := m[name]
+	out := make([][]byte, len(vals))
+	for i, v := range vals {
+		out[i] = []byte(v)
+	}
+	return out
+}
+
+// mediaType returns the lower-case media type without parameters.
+func mediaType(h []byte) string {
+	if i := bytes.IndexByte(h, ';'); i >= 0 {
+		h = h[:i]
+	}
+	return strings.ToLower(string(bytes.TrimSpace(h)))
+}
