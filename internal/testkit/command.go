@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -67,17 +68,20 @@ var repoRoot = sync.OnceValues(func() (string, error) {
 	}
 })
 
-// Go runs the go command with args in dir under Context(t) and returns its
-// combined output; a failure fails t with that output.
+// Go runs the go command with args in dir under Context(t) and returns
+// what it wrote to standard output (progress such as "go: downloading" goes
+// to standard error); a failure fails t with both.
 func Go(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	goCmd := LookPath(t, "install Go", "go")
 	cmd := exec.CommandContext(Context(t), goCmd, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
 	}
 	return string(out)
 }
