@@ -12,6 +12,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -27,6 +28,15 @@ type Options struct {
 	//
 	// Optional. Default: 1h
 	TokenTTL time.Duration
+	// CursorSecret signs the cursors of the list routes (next_cursor).
+	//
+	// Optional. Default: the router Config's JWTSecret; either way the key
+	// is derived from it with a label of its own (see paging.NewCursors)
+	CursorSecret []byte
+	// Count is how the list routes count their total_elements.
+	//
+	// Optional. Default: database.CountAuto(database.DefaultCountBudget)
+	Count database.CountStrategy
 }
 
 // Defaults of the Options.
@@ -73,7 +83,15 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	users := repositories.NewUsers(db)
+	cursorSecret := opts.CursorSecret
+	if len(cursorSecret) == 0 {
+		cursorSecret = cfg.JWTSecret
+	}
+	cursors, err := paging.NewCursors(cursorSecret)
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
 
 	cfg.Extensions = append(cfg.Extensions, database.NewExtension(db, Models()...))
 	// The service's controllers come first; the caller's are kept after.

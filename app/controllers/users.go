@@ -9,6 +9,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -48,7 +49,10 @@ func (c *Users) Routes() []router.Route {
 		router.Get("/", c.list,
 			router.Title("List users"),
 			router.Description("Lists users by id, a page at a time, optionally filtered by role, active flag and a text "+
-				"that the name or email contains."),
+				"that the name or email contains. has_next is always exact; total_elements and max_page are exact when "+
+				"total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, "+
+				"follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are "+
+				"neither repeated nor skipped."),
 			router.OperationID("listUsers"),
 			router.Auth()),
 		router.Get("/:id", c.get,
@@ -81,6 +85,7 @@ type CreateUserInput struct {
 // ListUsersInput is the input of listUsers: paging and the filters.
 type ListUsersInput struct {
 	paging.Query
+	paging.CursorQuery
 	// Role keeps the users with this role.
 	Role string `query:"role" doc:"Only users with this role" enum:"admin,member,guest" validate:"omitempty,oneof=admin member guest"`
 	// Q keeps the users whose name or email contains it, case aside.
@@ -129,9 +134,9 @@ func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User]
 		Role:   in.Role,
 		Query:  in.Q,
 		Active: in.Active,
-	}, rc.Paging())
+	}, rc.Paging(), in.Cursor)
 	if err != nil {
-		return nil, err
+		return nil, userError(err)
 	}
 	out := paging.Map(page, dto.UserOf)
 	return &out, nil
@@ -168,9 +173,15 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	return nil, nil
 }
 
-// userError turns the repository's sentinel errors into declared errors.
+// userError turns the repository's sentinel errors into declared errors,
+// and a bad cursor into a 400 naming it.
 func userError(err error) error {
+	var fe *paging.FieldError
 	switch {
+	case errors.As(err, &fe):
+		p := problem.New(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".")
+		p.Errors = []problem.FieldError{{Field: fe.Field, Message: fe.Message}}
+		return p
 	case errors.Is(err, repositories.ErrNotFound):
 		return ErrUserNotFound
 	case errors.Is(err, repositories.ErrDuplicate):

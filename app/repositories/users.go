@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -16,12 +17,17 @@ import (
 
 // Users is the repository of users.
 type Users struct {
-	db bun.IDB
+	db      bun.IDB
+	listing []database.Option
 }
 
 // NewUsers returns the repository of users on db, a database or a
-// transaction.
-func NewUsers(db bun.IDB) *Users { return &Users{db: db} }
+// transaction. listing applies to every List: it must hold
+// database.WithCursors, which signs the list's cursors, and may choose the
+// count strategy with database.WithCount.
+func NewUsers(db bun.IDB, listing ...database.Option) *Users {
+	return &Users{db: db, listing: listing}
+}
 
 // UserFilter narrows a list of users; zero fields do not filter.
 type UserFilter struct {
@@ -83,9 +89,11 @@ func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, err
 }
 
 // List returns one page of the users f selects, ordered by id so that the
-// pages partition the result.
-func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging) (paging.Page[models.User], error) {
-	q := r.db.NewSelect().Model((*models.User)(nil)).Order("id ASC")
+// pages partition the result: page p, or with a cursor (the next_cursor of
+// a page of the same filters) the page after that one, found by id. A bad
+// cursor is a *paging.FieldError naming "cursor".
+func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, cursor string) (paging.Page[models.User], error) {
+	q := r.db.NewSelect().Model((*models.User)(nil))
 	if f.Role != "" {
 		q = q.Where("role = ?", f.Role)
 	}
@@ -96,7 +104,8 @@ func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging) (paging
 		pattern := containsPattern(strings.ToLower(f.Query))
 		q = q.Where("(LOWER(name) LIKE ? ESCAPE '"+likeEscape+"' OR LOWER(email) LIKE ? ESCAPE '"+likeEscape+"')", pattern, pattern)
 	}
-	page, err := database.Paginate[models.User](ctx, q, p)
+	opts := append(slices.Clip(r.listing), database.WithKeyset("id"), database.WithCursor(cursor))
+	page, err := database.Paginate[models.User](ctx, q, p, opts...)
 	if err != nil {
 		return page, fmt.Errorf("list users: %w", err)
 	}

@@ -31,6 +31,12 @@ type config struct {
 	MigrateLockTimeout time.Duration
 	// LogRequests writes one log line per request.
 	LogRequests bool
+	// PagingCursorSecret signs the cursors of list routes; empty derives
+	// their key from JWTSecret.
+	PagingCursorSecret []byte
+	// PagingCountBudget is how long a list may count its total exactly
+	// before it answers an estimate.
+	PagingCountBudget time.Duration
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -74,6 +80,11 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if cfg.LogRequests, err = parseBool(envOr(lookupEnv, "LOG_REQUESTS", "true")); err != nil {
 		return cfg, fmt.Errorf("LOG_REQUESTS: %w", err)
 	}
+	budget := envOr(lookupEnv, "PAGING_COUNT_BUDGET", "25ms")
+	if cfg.PagingCountBudget, err = time.ParseDuration(budget); err != nil || cfg.PagingCountBudget < 0 {
+		return cfg, fmt.Errorf("PAGING_COUNT_BUDGET must be a duration such as 25ms, or 0 to never count exactly, got %q", budget)
+	}
+	cfg.PagingCursorSecret = []byte(getenv("PAGING_CURSOR_SECRET"))
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
 		return cfg, fmt.Errorf("DOCS_USERS: %w", err)
 	}

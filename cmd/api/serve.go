@@ -76,7 +76,10 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			return err
 		}
 	}
-	r, err := app.New(db, routerConfig(cfg, logger))
+	r, err := app.NewWithOptions(db, routerConfig(cfg, logger), app.Options{
+		CursorSecret: cfg.PagingCursorSecret,
+		Count:        database.CountAuto(cfg.PagingCountBudget),
+	})
 	if err != nil {
 		return err
 	}

@@ -141,8 +141,8 @@ func TestUsersSpec(t *testing.T) {
 		for _, p := range op.Parameters {
 			names = append(names, p.Value.Name)
 		}
-		if !slices.Equal(names, []string{"page", "limit", "role", "q", "active"}) {
-			t.Errorf("parameters %v, want page, limit, role, q, active", names)
+		if !slices.Equal(names, []string{"page", "limit", "cursor", "role", "q", "active"}) {
+			t.Errorf("parameters %v, want page, limit, cursor, role, q, active", names)
 		}
 		role := op.Parameters.GetByInAndName("query", "role")
 		if role == nil || len(role.Schema.Value.Enum) != 3 {

@@ -58,6 +58,14 @@ type userAPI struct {
 // newUserAPI migrates the database at dsn and builds the service on it.
 func newUserAPI(t *testing.T, dsn string) *userAPI {
 	t.Helper()
+	return newUserAPIWith(t, dsn, app.Options{})
+}
+
+// newUserAPIWith is newUserAPI with options; the bcrypt cost is always the
+// lowest.
+func newUserAPIWith(t *testing.T, dsn string, opts app.Options) *userAPI {
+	t.Helper()
+	opts.BcryptCost = bcrypt.MinCost
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	db := openDB(t, dsn)
@@ -68,7 +76,7 @@ func newUserAPI(t *testing.T, dsn string) *userAPI {
 		BasePath:  "/api",
 		JWTSecret: userTestSecret,
 		Logger:    slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})),
-	}, app.Options{BcryptCost: bcrypt.MinCost})
+	}, opts)
 	if err != nil {
 		t.Fatalf("build service: %v", err)
 	}
@@ -255,6 +263,8 @@ type pageJSON struct {
 	HasPrev       bool       `json:"has_prev"`
 	HasNext       bool       `json:"has_next"`
 	TotalElements int        `json:"total_elements"`
+	TotalExact    bool       `json:"total_exact"`
+	NextCursor    string     `json:"next_cursor"`
 }
 
 // wantStatus fails t unless res has the status.
