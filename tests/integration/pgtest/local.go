@@ -194,12 +194,8 @@ func (s *localServer) dataDir() string { return filepath.Join(s.dir, "data") }
 // init runs initdb: trust authentication for the postgres superuser, and
 // no fsync, as the cluster lives only as long as the tests.
 func (s *localServer) init(ctx context.Context) error {
-	if s.owner != nil {
-		// The directory is the owner's, so initdb can create data/ and
-		// the server its socket; os.TempDir() itself is world-writable.
-		if err := os.Chown(s.dir, int(s.owner.uid), int(s.owner.gid)); err != nil {
-			return fmt.Errorf("hand %s to %s: %w", s.dir, s.owner.name, err)
-		}
+	if err := s.handToOwner(); err != nil {
+		return err
 	}
 	cmd := exec.CommandContext(ctx, filepath.Join(s.bindir, "initdb"),
 		"--pgdata", s.dataDir(), "--username", "postgres", "--auth", "trust",
@@ -209,6 +205,19 @@ func (s *localServer) init(ctx context.Context) error {
 	s.prepare(cmd)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("initdb in %s: %w\n%s", s.dir, err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}
+
+// handToOwner gives the server's directory to its owner, so that initdb
+// or pg_basebackup can create data/ and the server its socket;
+// os.TempDir() itself is world-writable.
+func (s *localServer) handToOwner() error {
+	if s.owner == nil {
+		return nil
+	}
+	if err := os.Chown(s.dir, int(s.owner.uid), int(s.owner.gid)); err != nil {
+		return fmt.Errorf("hand %s to %s: %w", s.dir, s.owner.name, err)
 	}
 	return nil
 }

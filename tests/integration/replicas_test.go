@@ -1,0 +1,213 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+// inRecovery reports whether the query's connection is a standby: true on
+// the replica, false on the primary. It is a plain SELECT, so it is routed
+// as every read is.
+func inRecovery(t *testing.T, ctx context.Context, db bun.IDB) bool {
+	t.Helper()
+	var standby bool
+	if err := db.NewSelect().ColumnExpr("pg_is_in_recovery()").Scan(ctx, &standby); err != nil {
+		t.Fatalf("pg_is_in_recovery: %v", err)
+	}
+	return standby
+}
+
+// TestReadReplicas runs the database layer against a real streaming
+// replica of the test server.
+func TestReadReplicas(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dsn := pgtest.NewDatabase(t)
+	if err := migrateDSN(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	replica := pgtest.NewReplica(t)
+	replica.WaitCaughtUp(t)
+	db, replicas, err := database.OpenWithReplicas(ctx, dsn, []string{replica.URL(t, dsn)}, database.ReplicaConfig{
+		Logger:        slog.New(slog.NewTextHandler(t.Output(), nil)),
+		CheckInterval: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	users := repositories.NewUsers(db)
+
+	t.Run("reads outside a transaction go to the replica, transactions to the primary", func(t *testing.T) {
+		if !inRecovery(t, ctx, db) {
+			t.Error("a read went to the primary")
+		}
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if inRecovery(t, ctx, tx) {
+				t.Error("a read in a transaction went to the replica")
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inRecovery(t, database.OnPrimary(ctx), db) {
+			t.Error("a read under OnPrimary went to the replica")
+		}
+	})
+
+	t.Run("a session that wrote reads its own write, though the replica lags", func(t *testing.T) {
+		replica.PauseReplay(t)
+		session := database.WithSession(ctx)
+		if !inRecovery(t, session, db) {
+			t.Error("a session that has not written read from the primary")
+		}
+		u := &models.User{Email: "lag@example.com", Name: "Lag", PasswordHash: "x", Role: "user", Active: true}
+		if err := users.Create(session, u); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := users.Get(session, u.ID); err != nil {
+			t.Errorf("the session that created user %d does not find it: %v", u.ID, err)
+		}
+		// Without the session the read goes to the paused replica: this
+		// is what the session protects against.
+		if _, err := users.Get(ctx, u.ID); !errors.Is(err, repositories.ErrNotFound) {
+			t.Errorf("a read outside the session found the new user (%v): the replica is not serving, or not lagging", err)
+		}
+		replica.ResumeReplay(t)
+		replica.WaitCaughtUp(t)
+		if _, err := users.Get(ctx, u.ID); err != nil {
+			t.Errorf("after the replica caught up it does not have user %d: %v", u.ID, err)
+		}
+	})
+
+	t.Run("a stopped replica is skipped and the primary serves, until it is back", func(t *testing.T) {
+		replica.Stop(t)
+		for range 3 {
+			if inRecovery(t, ctx, db) {
+				t.Fatal("a read went to the stopped replica")
+			}
+		}
+		if s := replicas.Stats()[0]; s.Healthy || s.Failovers == 0 && replicas.PrimaryReads() == 0 {
+			t.Errorf("stats %+v, primary reads %d: want the replica down and the reads counted", s, replicas.PrimaryReads())
+		}
+		replica.Start(t)
+		deadline := time.Now().Add(30 * time.Second)
+		for !inRecovery(t, ctx, db) {
+			if time.Now().After(deadline) {
+				t.Fatal("reads did not go back to the replica within 30s of its restart")
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+}
+
+// migrateDSN applies the migrations to the database at dsn.
+func migrateDSN(ctx context.Context, dsn string) error {
+	db, err := database.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return migrations.Up(ctx, db)
+}
+
+// TestReadReplicasBinary runs the built binary with DATABASE_REPLICA_URLS:
+// lists are served by the replica, and stopping it keeps the API answering.
+func TestReadReplicasBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cmd/api; skipped with -short")
+	}
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	replica := pgtest.NewReplica(t)
+	bin := buildAPI(t)
+	port := freePort(t)
+	api := startAPI(t, bin, map[string]string{
+		"HOST":                  "127.0.0.1",
+		"PORT":                  strconv.Itoa(port),
+		"DATABASE_URL":          dsn,
+		"DATABASE_REPLICA_URLS": replica.URL(t, dsn),
+		"JWT_SECRET":            "integration-test-secret",
+	})
+	api.waitHealthy(t, port)
+	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/api"
+	call := func(t *testing.T, method, path, token, body string) testkit.Response {
+		t.Helper()
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return testkit.Fetch(t, req)
+	}
+	signUp := func(t *testing.T, email string) {
+		t.Helper()
+		res := call(t, http.MethodPost, "/users", "", `{"email":"`+email+`","name":"Replica","password":"replica-pass-1"}`)
+		if res.Status != http.StatusCreated {
+			t.Fatalf("sign up %s: %d %s", email, res.Status, res.Body)
+		}
+	}
+	signUp(t, "first@example.com")
+	// The login is another request, which may read from the replica: wait
+	// until it has the new user (see the README on read-your-writes
+	// across requests).
+	replica.WaitCaughtUp(t)
+	login := call(t, http.MethodPost, "/auth/login", "", `{"username":"first@example.com","password":"replica-pass-1"}`)
+	token := testkit.Decode[struct {
+		AccessToken string `json:"access_token"`
+	}](t, login.Body).AccessToken
+	if token == "" {
+		t.Fatalf("login: %d %s", login.Status, login.Body)
+	}
+	listed := func(t *testing.T) int {
+		t.Helper()
+		res := call(t, http.MethodGet, "/users", token, "")
+		if res.Status != http.StatusOK {
+			t.Fatalf("list users: %d %s\n%s", res.Status, res.Body, api.output())
+		}
+		return len(testkit.Decode[struct {
+			Data []any `json:"data"`
+		}](t, res.Body).Data)
+	}
+
+	t.Run("a list is served by the replica: a lagging one does not show a new user yet", func(t *testing.T) {
+		replica.PauseReplay(t)
+		signUp(t, "second@example.com")
+		if n := listed(t); n != 1 {
+			t.Errorf("the list shows %d users while the replica lags behind the second sign-up, want 1", n)
+		}
+		replica.ResumeReplay(t)
+		replica.WaitCaughtUp(t)
+		if n := listed(t); n != 2 {
+			t.Errorf("the list shows %d users after the replica caught up, want 2", n)
+		}
+	})
+
+	t.Run("with the replica stopped the API still answers 200 from the primary", func(t *testing.T) {
+		replica.Stop(t)
+		signUp(t, "third@example.com")
+		if n := listed(t); n != 3 {
+			t.Errorf("the list shows %d users with the replica down, want 3 from the primary", n)
+		}
+	})
+}
