@@ -14,6 +14,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/router/bunext"
 )
 
 // Options tune the example service beyond the router's Config.
@@ -93,7 +94,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	}
 	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
 
-	cfg.Extensions = append(cfg.Extensions, database.NewExtension(db, Models()...))
+	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append([]router.Controller{
 		controllers.NewAuth(users, passwords, cfg.JWTSecret, opts.TokenTTL),

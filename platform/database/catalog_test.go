@@ -8,8 +8,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/platform/openapi"
-	"github.com/asapjs/fiber-template/platform/router"
 )
 
 // Models that Bun or the extension refuse.
@@ -42,7 +40,7 @@ func (*badIndex) Indexes() []database.Index {
 	return []database.Index{{Columns: []string{"missing"}}}
 }
 
-func TestNewExtensionReportsBadModels(t *testing.T) {
+func TestNewCatalogReportsBadModels(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
@@ -56,71 +54,18 @@ func TestNewExtensionReportsBadModels(t *testing.T) {
 		{"an index on an unknown column", []any{(*badIndex)(nil)}, `unknown column "missing"`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name+" fails start-up, sync and DBML", func(t *testing.T) {
+		t.Run(tt.name+" fails Err, sync and DBML", func(t *testing.T) {
 			t.Parallel()
-			ext := database.NewExtension(openSQLite(t), tt.models...)
-			_, err := router.New(router.Config{Extensions: []router.Extension{ext}})
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("router.New = %v, want an error containing %q", err, tt.want)
+			c := database.NewCatalog(openSQLite(t), tt.models...)
+			if err := c.Err(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Err = %v, want an error containing %q", err, tt.want)
 			}
-			if _, err := ext.Sync(context.Background()); err == nil {
+			if _, err := c.Sync(context.Background()); err == nil {
 				t.Error("Sync succeeded")
 			}
-			if _, err := ext.DBML(context.Background()); err == nil {
+			if _, err := c.DBML(); err == nil {
 				t.Error("DBML succeeded")
 			}
 		})
 	}
-}
-
-func TestUseSchemas(t *testing.T) {
-	t.Parallel()
-
-	t.Run("by default no model schema is registered", func(t *testing.T) {
-		t.Parallel()
-		reg := openapi.New(openapi.Config{})
-		if err := database.NewExtension(openSQLite(t), (*documented)(nil)).UseSchemas(reg); err != nil {
-			t.Fatal(err)
-		}
-		doc, err := reg.Document()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(doc.Components.Schemas) != 0 {
-			t.Errorf("schemas %v registered", doc.Components.Schemas)
-		}
-	})
-
-	t.Run("DocumentModels registers each model by its json names, with nothing from bun.BaseModel", func(t *testing.T) {
-		t.Parallel()
-		reg := openapi.New(openapi.Config{})
-		ext := database.NewExtension(openSQLite(t), (*documented)(nil), (*author)(nil)).DocumentModels()
-		if err := ext.UseSchemas(reg); err != nil {
-			t.Fatal(err)
-		}
-		doc, err := reg.Document()
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := doc.Components.Schemas["documented"]
-		if s == nil {
-			t.Fatalf("no schema for documented in %v", doc.Components.Schemas)
-		}
-		if len(s.Properties) != 2 || s.Properties["id"] == nil || s.Properties["name"] == nil {
-			t.Errorf("documented properties = %v, want id and name", s.Properties)
-		}
-		if s.Properties["name"] != nil && s.Properties["name"].Description != "Display name" {
-			t.Errorf("name description = %q", s.Properties["name"].Description)
-		}
-		for name, schema := range doc.Components.Schemas {
-			for prop := range schema.Properties {
-				if prop == "BaseModel" {
-					t.Errorf("schema %s has a BaseModel property", name)
-				}
-			}
-		}
-		if doc.Components.Schemas["author"] == nil || doc.Components.Schemas["book"] == nil {
-			t.Errorf("the related models are not registered: %v", doc.Components.Schemas)
-		}
-	})
 }

@@ -1,7 +1,6 @@
 package database_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -168,7 +167,7 @@ Ref: comments.book_id > authors.id
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := database.NewExtension(openSQLite(t), tt.models...).DBML(context.Background())
+			got, err := database.NewCatalog(openSQLite(t), tt.models...).DBML()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +180,7 @@ Ref: comments.book_id > authors.id
 
 func TestDBMLIsDeterministic(t *testing.T) {
 	t.Parallel()
-	first, err := database.NewExtension(openSQLite(t), library()...).DBML(context.Background())
+	first, err := database.NewCatalog(openSQLite(t), library()...).DBML()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +189,7 @@ func TestDBMLIsDeterministic(t *testing.T) {
 		reversed[i], reversed[j] = reversed[j], reversed[i]
 	}
 	for range 5 {
-		again, err := database.NewExtension(openSQLite(t), library()...).DBML(context.Background())
+		again, err := database.NewCatalog(openSQLite(t), library()...).DBML()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +197,7 @@ func TestDBMLIsDeterministic(t *testing.T) {
 			t.Fatalf("DBML changed between runs:\n%s\nthen:\n%s", first, again)
 		}
 	}
-	other, err := database.NewExtension(openSQLite(t), reversed...).DBML(context.Background())
+	other, err := database.NewCatalog(openSQLite(t), reversed...).DBML()
 	if err != nil {
 		t.Fatal(err)
 	}

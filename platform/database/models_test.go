@@ -1,12 +1,12 @@
 package database_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
@@ -70,13 +70,5 @@ func library() []any {
 	return []any{(*author)(nil), (*profile)(nil), (*book)(nil), (*tag)(nil), (*bookTag)(nil)}
 }
 
-// openSQLite opens a fresh SQLite database in a temporary file.
-func openSQLite(t *testing.T) *bun.DB {
-	t.Helper()
-	db, err := database.Open(context.Background(), "sqlite:"+t.TempDir()+"/test.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return db
-}
+// openSQLite opens a temporary SQLite database for t.
+func openSQLite(t *testing.T) *bun.DB { return testkit.SQLite(t) }

@@ -8,16 +8,14 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
-
-	"github.com/asapjs/fiber-template/platform/router"
 )
 
 // syncTables creates, in one transaction, the tables of models that the catalog
 // does not list, with their foreign keys, and then the missing indexes of
 // every model. It never drops or alters anything, so a table whose model
 // changed keeps its old columns: that is what migrations are for.
-func syncTables(ctx context.Context, db *bun.DB, models []model) (router.SyncReport, error) {
-	report := router.SyncReport{Created: []string{}, Existing: []string{}, CreatedIndexes: []string{}}
+func syncTables(ctx context.Context, db *bun.DB, models []model) (SyncReport, error) {
+	report := SyncReport{Created: []string{}, Existing: []string{}, CreatedIndexes: []string{}}
 	dialect := DialectOfDB(db)
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, m := range creationOrder(models) {
@@ -56,7 +54,7 @@ func syncTables(ctx context.Context, db *bun.DB, models []model) (router.SyncRep
 		return nil
 	})
 	if err != nil {
-		return router.SyncReport{}, fmt.Errorf("database: sync: %w", err)
+		return SyncReport{}, fmt.Errorf("database: sync: %w", err)
 	}
 	return report, nil
 }

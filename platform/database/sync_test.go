@@ -8,7 +8,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/platform/router"
 )
 
 // sqliteObjects lists the tables or indexes (kind) the SQLite catalog holds,
@@ -31,13 +30,13 @@ func TestSync(t *testing.T) {
 	t.Run("it creates the missing tables and indexes, then finds them", func(t *testing.T) {
 		t.Parallel()
 		db := openSQLite(t)
-		ext := database.NewExtension(db, library()...)
+		ext := database.NewCatalog(db, library()...)
 
 		got, err := ext.Sync(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := router.SyncReport{
+		want := database.SyncReport{
 			Created:        []string{"authors", "profiles", "books", "tags", "book_tags"},
 			Existing:       []string{},
 			CreatedIndexes: []string{"books_author_id_title_key", "books_by_date"},
@@ -58,13 +57,13 @@ func TestSync(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantReport(t, again, router.SyncReport{Created: []string{}, Existing: want.Created, CreatedIndexes: []string{}})
+		wantReport(t, again, database.SyncReport{Created: []string{}, Existing: want.Created, CreatedIndexes: []string{}})
 	})
 
 	t.Run("it creates referenced tables first, with their foreign keys", func(t *testing.T) {
 		t.Parallel()
 		db := openSQLite(t)
-		got, err := database.NewExtension(db, (*bookTag)(nil), (*book)(nil), (*tag)(nil), (*author)(nil)).Sync(ctx)
+		got, err := database.NewCatalog(db, (*bookTag)(nil), (*book)(nil), (*tag)(nil), (*author)(nil)).Sync(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,11 +96,11 @@ func TestSync(t *testing.T) {
 		if _, err := db.ExecContext(ctx, "INSERT INTO tags (name, extra) VALUES ('go', 'kept')"); err != nil {
 			t.Fatal(err)
 		}
-		got, err := database.NewExtension(db, (*tag)(nil), (*author)(nil)).Sync(ctx)
+		got, err := database.NewCatalog(db, (*tag)(nil), (*author)(nil)).Sync(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantReport(t, got, router.SyncReport{Created: []string{"authors"}, Existing: []string{"tags"}, CreatedIndexes: []string{}})
+		wantReport(t, got, database.SyncReport{Created: []string{"authors"}, Existing: []string{"tags"}, CreatedIndexes: []string{}})
 		var extra string
 		if err := db.NewRaw("SELECT extra FROM tags WHERE name = 'go'").Scan(ctx, &extra); err != nil || extra != "kept" {
 			t.Errorf("the existing row reads %q, %v", extra, err)
@@ -109,7 +108,7 @@ func TestSync(t *testing.T) {
 	})
 }
 
-func wantReport(t *testing.T, got, want router.SyncReport) {
+func wantReport(t *testing.T, got, want database.SyncReport) {
 	t.Helper()
 	if !slices.Equal(got.Created, want.Created) || !slices.Equal(got.Existing, want.Existing) ||
 		!slices.Equal(got.CreatedIndexes, want.CreatedIndexes) {

@@ -37,7 +37,8 @@ func Guard(cfg GuardConfig) fiber.Handler {
 			return c.Next()
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, challenge)
-		return problem.Write(c, problem.New(fiber.StatusUnauthorized, "valid Basic credentials are required to view the API docs"))
+		c.Status(fiber.StatusUnauthorized)
+		return c.JSON(problem.New(fiber.StatusUnauthorized, "valid Basic credentials are required to view the API docs"), problem.ContentType)
 	}
 }
 

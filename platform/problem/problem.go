@@ -1,10 +1,6 @@
 package problem
 
-import (
-	"net/http"
-
-	"github.com/gofiber/fiber/v2"
-)
+import "net/http"
 
 // ContentType is the media type of every problem response.
 const ContentType = "application/problem+json"
@@ -46,10 +42,4 @@ func (p *Problem) Error() string {
 		return p.Title
 	}
 	return p.Title + ": " + p.Detail
-}
-
-// Write sends p as the response with its status and the problem media type.
-func Write(c *fiber.Ctx, p *Problem) error {
-	c.Status(p.Status)
-	return c.JSON(p, ContentType)
 }

@@ -3,11 +3,7 @@ package problem_test
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net/http/httptest"
 	"testing"
-
-	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/problem"
 )
@@ -55,20 +51,5 @@ func TestDeclarePanicsOnBadDeclarations(t *testing.T) {
 			}()
 			declare()
 		})
-	}
-}
-
-func TestWrite(t *testing.T) {
-	t.Parallel()
-	app := fiber.New()
-	app.Get("/", func(c *fiber.Ctx) error { return problem.Write(c, problem.New(404, "nothing here")) })
-	resp, err := app.Test(httptest.NewRequest("GET", "/", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != problem.ContentType ||
-		string(body) != `{"type":"about:blank","title":"Not Found","status":404,"detail":"nothing here"}` {
-		t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 }

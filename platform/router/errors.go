@@ -15,7 +15,9 @@ import (
 // own errors keep their status with a fixed detail, and anything else is a
 // 500 whose cause goes to the log only.
 func (r *Router) handleError(c *fiber.Ctx, err error) error {
-	return problem.Write(c, r.problemOf(c, err))
+	p := r.problemOf(c, err)
+	c.Status(p.Status)
+	return c.JSON(p, problem.ContentType)
 }
 
 func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {

@@ -23,6 +23,7 @@ import (
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/router/bunext"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -120,7 +121,7 @@ func devBackends() []devBackend {
 func newLibraryRouter(t *testing.T, db *bun.DB, cfg router.Config) *router.Router {
 	t.Helper()
 	cfg.BasePath = "/api"
-	cfg.Extensions = append(cfg.Extensions, database.NewExtension(db, libraryModels()...))
+	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, libraryModels()...)))
 	cfg.Logger = slog.New(slog.NewTextHandler(t.Output(), nil))
 	r, err := router.New(cfg)
 	if err != nil {
