@@ -223,7 +223,11 @@ type composeService struct {
 	Healthcheck struct {
 		Test []string `yaml:"test"`
 	} `yaml:"healthcheck"`
-	Command []string `yaml:"command"`
+	Command    []string `yaml:"command"`
+	Entrypoint []string `yaml:"entrypoint"`
+	Deploy     struct {
+		Replicas string `yaml:"replicas"`
+	} `yaml:"deploy"`
 }
 
 func TestCompose(t *testing.T) {
