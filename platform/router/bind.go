@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strconv"
 	"unsafe"
@@ -145,7 +146,12 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 	}
 	var bad []openapi.Violation
 	for _, p := range b.path {
-		raw := []byte(fc.Params(p.f.Name))
+		// Clients percent-encode path values; Fiber hands them over raw.
+		value, err := url.PathUnescape(fc.Params(p.f.Name))
+		if err != nil {
+			return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, "is not a valid percent-encoded value")
+		}
+		raw := []byte(value)
 		if err := p.bindOne(b.field(in, p.f), raw); err != nil {
 			return err
 		}
@@ -237,7 +243,13 @@ func (b *binding) check(p *param, raws [][]byte, bad []openapi.Violation) []open
 		for i, raw := range raws {
 			items[i] = textValue(p.schema.Items, raw)
 		}
-		return b.checker.Check(p.schema, items, p.f.Name, bad)
+		// Repeated keys have one name: a problem with any of them names it.
+		n := len(bad)
+		bad = b.checker.Check(p.schema, items, p.f.Name, bad)
+		for i := n; i < len(bad); i++ {
+			bad[i].Field = p.f.Name
+		}
+		return bad
 	}
 	return b.checker.Check(p.schema, textValue(p.schema, raws[0]), p.f.Name, bad)
 }
