@@ -1,0 +1,73 @@
+package dbscale
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// cell is what one implementation did on one scenario in one round.
+type cell struct {
+	// rps is completed requests per second of wall time.
+	rps float64
+	// p50 is the median latency.
+	p50 time.Duration
+}
+
+// load runs fn from workers goroutines for d and measures the throughput
+// and the median latency. fn gets its worker's index; the first error ends
+// the run.
+func load(ctx context.Context, workers int, d time.Duration, fn func(ctx context.Context, worker int) error) (cell, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	latencies := make([][]time.Duration, workers)
+	errs := make([]error, workers)
+	start := time.Now()
+	deadline := start.Add(d)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				t0 := time.Now()
+				if err := fn(ctx, w); err != nil {
+					errs[w] = err
+					cancel()
+					return
+				}
+				latencies[w] = append(latencies[w], time.Since(t0))
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	for _, err := range errs {
+		if err != nil {
+			return cell{}, err
+		}
+	}
+	all := slices.Concat(latencies...)
+	if len(all) == 0 {
+		return cell{}, fmt.Errorf("no request completed in %s", d)
+	}
+	slices.Sort(all)
+	return cell{rps: float64(len(all)) / elapsed.Seconds(), p50: all[len(all)/2]}, nil
+}
+
+// median returns the cell of median throughput of the rounds.
+func median(cells []cell) cell {
+	sorted := slices.Clone(cells)
+	slices.SortFunc(sorted, func(a, b cell) int {
+		switch {
+		case a.rps < b.rps:
+			return -1
+		case a.rps > b.rps:
+			return 1
+		}
+		return 0
+	})
+	return sorted[len(sorted)/2]
+}

@@ -1,0 +1,72 @@
+package dbscale
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// report prints, per size, the median of the rounds of every cell and the
+// ratios, then the goals, and reports the goals' ratios as metrics.
+func report(b *testing.B, sizes []*size, st settings) {
+	var out strings.Builder
+	fmt.Fprintf(&out, "\n%d workers, %d rounds of %s per cell, medians of the rounds; requests/s (p50)\n", st.workers, st.rounds, st.cell)
+	for _, sz := range sizes {
+		fmt.Fprintf(&out, "\n%d users (deep page: %d)\n\n", sz.rows, deepPage(sz.rows))
+		fmt.Fprintf(&out, "| scenario | %s | %s | %s | service ÷ today | service ÷ raw |\n|---|---|---|---|---|---|\n",
+			implNames[implToday], implNames[implService], implNames[implRaw])
+		for i, sc := range sz.scenarios {
+			m := sz.medians(i)
+			fmt.Fprintf(&out, "| %s | %s | %s | %s | %.1f× | %.2f |\n", sc.name,
+				rate(m[implToday]), rate(m[implService]), rate(m[implRaw]),
+				m[implService].rps/m[implToday].rps, m[implService].rps/m[implRaw].rps)
+		}
+	}
+	largest, smallest := sizes[len(sizes)-1], sizes[0]
+	page0, q, cursor := 0, 2, 4
+	goals := []struct {
+		name, unit string
+		value      float64
+		met        bool
+	}{
+		{"page 0 ÷ today", "page0-x-today", ratio(largest, page0, implService, largest, page0, implToday), false},
+		{"q ÷ today", "q-x-today", ratio(largest, q, implService, largest, q, implToday), false},
+		{"deep cursor p50 ÷ page 0 p50", "cursor-p50-x-page0", p50Ratio(largest, cursor, largest, page0), false},
+		{fmt.Sprintf("page 0 p50 at %d ÷ at %d", largest.rows, smallest.rows), "page0-p50-x-smallest", p50Ratio(largest, page0, smallest, page0), false},
+	}
+	goals[0].met, goals[1].met = goals[0].value >= 100, goals[1].value >= 100
+	goals[2].met, goals[3].met = goals[2].value <= 1.5, goals[3].value <= 2
+	fmt.Fprintf(&out, "\nGoals at %d users:\n\n", largest.rows)
+	for _, g := range goals {
+		fmt.Fprintf(&out, "- %s: %.2f (%s)\n", g.name, g.value, map[bool]string{true: "met", false: "missed"}[g.met])
+		b.ReportMetric(g.value, g.unit)
+	}
+	worst := 10.0
+	for i := range largest.scenarios {
+		worst = min(worst, ratio(largest, i, implService, largest, i, implRaw))
+	}
+	fmt.Fprintf(&out, "- lowest service ÷ raw pgx: %.2f (%s)\n", worst, map[bool]string{true: "met", false: "missed"}[worst >= 0.9])
+	b.ReportMetric(worst, "service-x-raw-min")
+	fmt.Print(out.String())
+}
+
+func (sz *size) medians(scenario int) [implCount]cell {
+	var m [implCount]cell
+	for impl := range implCount {
+		m[impl] = median(sz.cells[scenario][impl])
+	}
+	return m
+}
+
+func ratio(a *size, ai, aimpl int, b *size, bi, bimpl int) float64 {
+	return a.medians(ai)[aimpl].rps / b.medians(bi)[bimpl].rps
+}
+
+func p50Ratio(a *size, ai int, b *size, bi int) float64 {
+	return float64(a.medians(ai)[implService].p50) / float64(b.medians(bi)[implService].p50)
+}
+
+func rate(c cell) string {
+	return fmt.Sprintf("%.0f (%s)", c.rps, c.p50.Round(10*time.Microsecond))
+}

@@ -1,0 +1,181 @@
+package dbscale
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// settings of a run, from the environment.
+type settings struct {
+	sizes   []int
+	rounds  int
+	cell    time.Duration
+	workers int
+}
+
+func readSettings(b *testing.B) settings {
+	s := settings{sizes: []int{10_000, 100_000, 1_000_000}, rounds: 3, cell: 1500 * time.Millisecond, workers: 8}
+	if v := os.Getenv("BENCH_SIZES"); v != "" {
+		s.sizes = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 2*limit {
+				b.Fatalf("BENCH_SIZES: %q is not a size of at least %d", f, 2*limit)
+			}
+			s.sizes = append(s.sizes, n)
+		}
+	}
+	var err error
+	if v := os.Getenv("BENCH_ROUNDS"); v != "" {
+		if s.rounds, err = strconv.Atoi(v); err != nil || s.rounds < 1 {
+			b.Fatalf("BENCH_ROUNDS: %q", v)
+		}
+	}
+	if v := os.Getenv("BENCH_CELL"); v != "" {
+		if s.cell, err = time.ParseDuration(v); err != nil || s.cell <= 0 {
+			b.Fatalf("BENCH_CELL: %q", v)
+		}
+	}
+	if v := os.Getenv("BENCH_WORKERS"); v != "" {
+		if s.workers, err = strconv.Atoi(v); err != nil || s.workers < 1 {
+			b.Fatalf("BENCH_WORKERS: %q", v)
+		}
+	}
+	return s
+}
+
+// implementations, in the order of the table's columns.
+const (
+	implToday = iota
+	implService
+	implRaw
+	implCount
+)
+
+var implNames = [implCount]string{"today (count + OFFSET)", "service", "raw pgx, same strategy"}
+
+// size is one seeded database and the implementations on it.
+type size struct {
+	rows      int
+	scenarios []scenario
+	service   *service
+	raw       *rawList
+	today     *rawList
+	// cells[scenario][impl] holds one cell per round.
+	cells [][implCount][]cell
+}
+
+func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
+	dsn := pgtest.NewDatabase(b)
+	db, err := database.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	start := time.Now()
+	if err := seedUsers(ctx, db, rows); err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("seeded %d users in %s\n", rows, time.Since(start).Round(100*time.Millisecond))
+	pool, err := pgxpool.New(ctx, dsn+"&pool_max_conns=25")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	cursors, err := paging.NewCursors(secret)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := newService(db, st.workers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sz := &size{rows: rows, scenarios: scenarios(rows), service: svc,
+		raw:   &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}},
+		today: &rawList{pool: pool, cursors: cursors, today: true}}
+	for i, sc := range sz.scenarios {
+		if sc.byCursor {
+			if sz.scenarios[i].cursor, sz.scenarios[i].afterID, err = svc.cursorBefore(ctx, sc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	sz.cells = make([][implCount][]cell, len(sz.scenarios))
+	return sz
+}
+
+// run loads one implementation on one scenario.
+func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
+	switch impl {
+	case implService:
+		return load(ctx, st.workers, d, func(ctx context.Context, w int) error {
+			_, err := sz.service.get(ctx, w, sc.path())
+			return err
+		})
+	case implRaw:
+		return load(ctx, st.workers, d, func(ctx context.Context, _ int) error {
+			_, err := sz.raw.list(ctx, sc)
+			return err
+		})
+	}
+	if sc.byCursor { // today had no cursors: the same page by offset
+		sc.byCursor = false
+	}
+	return load(ctx, st.workers, d, func(ctx context.Context, _ int) error {
+		_, err := sz.today.list(ctx, sc)
+		return err
+	})
+}
+
+// BenchmarkScale seeds every size, warms every cell up once, then runs the
+// rounds: in each, every size, scenario and implementation in turn, the
+// implementations in a rotated order. It prints the table of medians and
+// ratios and reports the goals' ratios as metrics.
+func BenchmarkScale(b *testing.B) {
+	st := readSettings(b)
+	ctx := context.Background()
+	sizes := make([]*size, len(st.sizes))
+	for i, rows := range st.sizes {
+		sizes[i] = setUp(b, ctx, rows, st)
+	}
+	for _, sz := range sizes {
+		for _, sc := range sz.scenarios {
+			for impl := range implCount {
+				if _, err := sz.run(ctx, impl, sc, st, st.cell/5); err != nil {
+					b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[impl], err)
+				}
+			}
+		}
+	}
+	b.ResetTimer()
+	for round := range st.rounds {
+		for _, sz := range sizes {
+			for i, sc := range sz.scenarios {
+				for k := range implCount {
+					impl := (k + round) % implCount
+					c, err := sz.run(ctx, impl, sc, st, st.cell)
+					if err != nil {
+						b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[impl], err)
+					}
+					sz.cells[i][impl] = append(sz.cells[i][impl], c)
+				}
+			}
+		}
+		fmt.Printf("round %d of %d done\n", round+1, st.rounds)
+	}
+	b.StopTimer()
+	report(b, sizes, st)
+}

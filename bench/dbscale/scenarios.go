@@ -1,0 +1,61 @@
+package dbscale
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// limit is the page size of every scenario.
+const limit = 20
+
+// scenario is one list request, as the service gets it and as raw SQL
+// serves it.
+type scenario struct {
+	name string
+	// role and q filter as the list does; empty does not filter.
+	role, q string
+	// page is the page index; with afterID the page after the row with
+	// that id, found by keyset.
+	page    int
+	afterID int64
+	// cursor is the service's cursor of the page before, for byCursor.
+	cursor   string
+	byCursor bool
+}
+
+// path is the request the service gets.
+func (s scenario) path() string {
+	v := url.Values{}
+	if s.byCursor {
+		v.Set("cursor", s.cursor)
+	} else {
+		v.Set("page", strconv.Itoa(s.page))
+		v.Set("limit", strconv.Itoa(limit))
+	}
+	if s.role != "" {
+		v.Set("role", s.role)
+	}
+	if s.q != "" {
+		v.Set("q", s.q)
+	}
+	return "/api/users?" + v.Encode()
+}
+
+// deepPage is the page index of the deep scenarios: 25,000 where the table
+// has it (1M rows), half way through smaller tables.
+func deepPage(rows int) int {
+	return min(25_000, rows/limit/2)
+}
+
+// scenarios are the list requests measured at each size; the deep cursor
+// scenario is completed once the service gave its cursor.
+func scenarios(rows int) []scenario {
+	deep := deepPage(rows)
+	return []scenario{
+		{name: "page 0"},
+		{name: "role=admin", role: "admin"},
+		{name: "q=smith", q: "smith"},
+		{name: "deep, offset", page: deep},
+		{name: "deep, cursor", page: deep, byCursor: true},
+	}
+}

@@ -1,0 +1,89 @@
+package dbscale
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/uptrace/bun"
+	"github.com/valyala/fasthttp"
+
+	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// secret signs the bench's bearer token.
+var secret = []byte("dbscale-bench-secret-0123456789abcdef")
+
+// service is the example service on one database, called on the handler
+// path: the request as fasthttp hands it over once parsed, through the
+// router, JWT, binding, the repository, Bun and the JSON encoding.
+type service struct {
+	handler       fasthttp.RequestHandler
+	authorization string
+	// ctxs are the request contexts of the workers.
+	ctxs []fasthttp.RequestCtx
+}
+
+func newService(db *bun.DB, workers int) (*service, error) {
+	r, err := app.NewWithOptions(db, router.Config{
+		BasePath:  "/api",
+		JWTSecret: secret,
+		Logger:    slog.New(slog.DiscardHandler),
+	}, app.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("build the service: %w", err)
+	}
+	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
+		Subject: "1", ExpiresAt: jwt.NewNumericDate(time.Now().Add(24 * time.Hour)),
+	}).SignedString(secret)
+	if err != nil {
+		return nil, fmt.Errorf("sign the token: %w", err)
+	}
+	return &service{handler: r.App().Handler(), authorization: "Bearer " + token, ctxs: make([]fasthttp.RequestCtx, workers)}, nil
+}
+
+// get serves path on the worker's context and returns the body, which is
+// only valid until the worker's next request.
+func (s *service) get(_ context.Context, worker int, path string) ([]byte, error) {
+	rc := &s.ctxs[worker]
+	rc.Request.Reset()
+	rc.Response.Reset()
+	rc.Request.Header.SetMethod(fiber.MethodGet)
+	rc.Request.SetRequestURI(path)
+	rc.Request.Header.Set(fiber.HeaderAuthorization, s.authorization)
+	s.handler(rc)
+	if rc.Response.StatusCode() != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: status %d: %s", path, rc.Response.StatusCode(), rc.Response.Body())
+	}
+	return rc.Response.Body(), nil
+}
+
+// cursorBefore asks the service for the page before s and returns its
+// next_cursor and the id of its last user.
+func (s *service) cursorBefore(ctx context.Context, sc scenario) (string, int64, error) {
+	before := sc
+	before.page, before.byCursor = sc.page-1, false
+	body, err := s.get(ctx, 0, before.path())
+	if err != nil {
+		return "", 0, err
+	}
+	var page struct {
+		Data []struct {
+			ID int64 `json:"id"`
+		} `json:"data"`
+		NextCursor string `json:"next_cursor"`
+	}
+	if err := json.Unmarshal(body, &page); err != nil {
+		return "", 0, err
+	}
+	if page.NextCursor == "" || len(page.Data) == 0 {
+		return "", 0, fmt.Errorf("page %d has no next_cursor", before.page)
+	}
+	return page.NextCursor, page.Data[len(page.Data)-1].ID, nil
+}
