@@ -2,7 +2,6 @@ package docs_test
 
 import (
 	"encoding/base64"
-	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
 )
 
@@ -40,16 +40,8 @@ func request(t *testing.T, app *fiber.App, method, target string, header ...stri
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := app.Test(req, -1)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, target, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, target, err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: body}
+	res := testkit.Do(t, app, req)
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // basic returns an Authorization header value of the Basic scheme.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -77,11 +78,24 @@ func (r *Router) healthCheck(c *Ctx, _ *struct{}) (*HealthStatus, error) {
 func (r *Router) registerDocs() error {
 	prefix := r.cfg.BasePath + "/docs"
 	var guard fiber.Handler
-	if d := r.cfg.APIDocs; d.UseAuth && len(d.Users) > 0 {
+	switch d := r.cfg.APIDocs; {
+	case d.UseAuth && len(d.Users) == 0:
+		// The guard never fails open.
+		return errors.New("router: APIDocs.UseAuth is set but APIDocs.Users is empty (DOCS_AUTH=true needs DOCS_USERS)")
+	case d.UseAuth:
 		guard = docs.Guard(docs.GuardConfig{Users: d.Users})
-	} else {
+	default:
 		r.cfg.Logger.Warn(docs.Warning())
 	}
+	// The docs own everything under their prefix: a controller route there
+	// would be shadowed, so it fails start-up.
+	for key, name := range r.routes {
+		_, path, _ := strings.Cut(key, " ")
+		if path == prefix || strings.HasPrefix(path, prefix+"/") {
+			return fmt.Errorf("router: route %s is under %s, which the docs UI and spec.json own", name, prefix)
+		}
+	}
+	r.routes[fiber.MethodGet+" "+prefix] = "GET " + prefix + " (docs)"
 	r.docsGuard = guard
 	if err := docs.Register(r.app, docs.Config{
 		Prefix:  prefix,

@@ -31,16 +31,8 @@ func newRouter(t *testing.T, cfg router.Config) *router.Router {
 // its body.
 func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []byte) {
 	t.Helper()
-	resp, err := r.App().Test(req, -1)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("read body: %v", err)
-	}
-	return resp, body
+	res := testkit.Do(t, r.App(), req)
+	return &http.Response{StatusCode: res.Status, Header: res.Header}, res.Body
 }
 
 // listen serves r on a loopback port for the cases fasthttp answers while
@@ -87,31 +79,13 @@ func send(t *testing.T, r *router.Router, method, target, contentType, body stri
 // wantProblem asserts a problem+json answer with the status and returns it.
 func wantProblem(t *testing.T, resp *http.Response, body []byte, status int) problem.Problem {
 	t.Helper()
-	if resp.StatusCode != status {
-		t.Fatalf("status = %d, want %d; body %s", resp.StatusCode, status, body)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != problem.ContentType {
-		t.Fatalf("Content-Type = %q, want %q", ct, problem.ContentType)
-	}
-	var p problem.Problem
-	if err := json.Unmarshal(body, &p); err != nil {
-		t.Fatalf("problem body %s: %v", body, err)
-	}
-	if p.Status != status || p.Title == "" || p.Type == "" {
-		t.Fatalf("problem %+v does not carry status %d, a title and a type", p, status)
-	}
-	return p
+	return testkit.WantProblem(t, resp.StatusCode, resp.Header, body, status)
 }
 
 // wantField asserts that the problem names field in its errors.
 func wantField(t *testing.T, p problem.Problem, field string) {
 	t.Helper()
-	for _, e := range p.Errors {
-		if e.Field == field && e.Message != "" {
-			return
-		}
-	}
-	t.Fatalf("problem errors %+v do not name field %q", p.Errors, field)
+	testkit.WantField(t, p, field)
 }
 
 func decode[T any](t *testing.T, body []byte) T {

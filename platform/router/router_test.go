@@ -272,3 +272,33 @@ func TestRequestLog(t *testing.T) {
 		}
 	}
 }
+
+func TestTheBuiltinsAreClaimedLikeEveryRoute(t *testing.T) {
+	t.Parallel()
+	group := func(path string) router.Controller {
+		return router.Group{Path: "", Declared: []router.Route{
+			router.Get(path, func(*router.Ctx, *struct{}) (*router.NoContent, error) { return nil, nil }),
+		}}
+	}
+	cases := []struct {
+		name string
+		cfg  router.Config
+		want string
+	}{
+		{"a controller route on the health check", router.Config{Controllers: []router.Controller{group("/health-check")}}, "GET /health-check"},
+		{"a controller route on the root", router.Config{BasePath: "/api", Controllers: []router.Controller{group("/")}}, "GET /api"},
+		{"a controller route on spec.json", router.Config{BasePath: "/api", Controllers: []router.Controller{group("/docs/spec.json")}}, "which the docs UI and spec.json own"},
+		{"a controller route under the docs", router.Config{Controllers: []router.Controller{group("/docs/x")}}, "which the docs UI and spec.json own"},
+		{"docs auth without users, which would fail open", router.Config{APIDocs: router.APIDocs{UseAuth: true}}, "APIDocs.Users is empty"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" fails start-up", func(t *testing.T) {
+			t.Parallel()
+			tc.cfg.Logger = slog.New(slog.DiscardHandler)
+			_, err := router.New(tc.cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New = %v, want an error mentioning %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -98,16 +97,8 @@ func send(t *testing.T, r *router.Router, method, path string, body []byte) resp
 // answer in full.
 func do(t *testing.T, r *router.Router, req *http.Request) response {
 	t.Helper()
-	res, err := r.App().Test(req, -1)
-	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	res := testkit.Do(t, r.App(), req)
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // serve runs the service on a loopback port until t ends and returns its
@@ -129,17 +120,8 @@ func fetch(t *testing.T, base, method, path string, body []byte) response {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	client := &http.Client{Timeout: 10 * time.Second}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, path, err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	res := testkit.Fetch(t, req)
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // mediaType is the response's media type without parameters.
@@ -179,27 +161,7 @@ func (res response) wantJSON(t *testing.T, want map[string]any) {
 // returns it.
 func (res response) wantProblem(t *testing.T, statuses ...int) problem.Problem {
 	t.Helper()
-	ok := false
-	for _, s := range statuses {
-		ok = ok || res.status == s
-	}
-	if !ok {
-		t.Fatalf("status %d, want one of %v; body %s", res.status, statuses, res.body)
-	}
-	if mt := res.mediaType(t); mt != problem.ContentType {
-		t.Errorf("media type %q, want %s", mt, problem.ContentType)
-	}
-	var p problem.Problem
-	if err := json.Unmarshal(res.body, &p); err != nil {
-		t.Fatalf("decode problem %s: %v", res.body, err)
-	}
-	if p.Status != res.status {
-		t.Errorf("problem status %d differs from the HTTP status %d", p.Status, res.status)
-	}
-	if p.Type == "" || p.Title == "" {
-		t.Errorf("problem %s lacks a type or a title", res.body)
-	}
-	return p
+	return testkit.WantProblem(t, res.status, res.header, res.body, statuses...)
 }
 
 // wantHidden fails t if the body holds any of the words, case aside:
