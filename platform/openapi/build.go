@@ -31,7 +31,7 @@ func (r *Registry) document() *Document {
 	if r.cfg.TokenURL != "" {
 		doc.Components.SecuritySchemes[SchemeOAuthLogin] = &SecurityScheme{
 			Type:  "oauth2",
-			Flows: &OAuthFlows{Password: &OAuthFlow{TokenURL: r.cfg.TokenURL, Scopes: map[string]string{}}},
+			Flows: &OAuthFlows{Password: &OAuthFlow{TokenURL: r.cfg.TokenURL, Scopes: r.scopes()}},
 		}
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	}
@@ -62,4 +62,14 @@ func (r *Registry) problemCodes() *Schema {
 		fmt.Fprintf(&desc, "\n- `%s` (%d): %s", code, e.Status, e.Title)
 	}
 	return &Schema{Type: "string", Description: desc.String(), Enum: enum}
+}
+
+// scopes are the OAuthLogin scopes: one per role a route requires, granted
+// to callers with that role.
+func (r *Registry) scopes() map[string]string {
+	out := map[string]string{}
+	for role := range r.roles {
+		out[role] = "Callers with the role " + role
+	}
+	return out
 }

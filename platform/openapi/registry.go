@@ -44,6 +44,8 @@ type Registry struct {
 	// errors are the declared errors of every route by code, for the
 	// ProblemCode enum.
 	errors map[string]ErrorResponse
+	// roles are the roles routes require, the OAuthLogin scopes.
+	roles map[string]bool
 
 	json []byte
 }
@@ -62,6 +64,7 @@ func New(cfg Config) *Registry {
 		operationIDs: map[string]string{},
 		tags:         map[string]bool{},
 		errors:       map[string]ErrorResponse{},
+		roles:        map[string]bool{},
 	}
 }
 

@@ -57,6 +57,10 @@ type Route struct {
 	Errors []ErrorResponse
 	// Auth reports whether the route requires a bearer JWT.
 	Auth bool
+	// Roles, when set, are the roles one of which the caller must have: the
+	// operation requires them as scopes of the OAuthLogin scheme (and a
+	// bearer token otherwise), and its description names them.
+	Roles []string
 }
 
 // AddRoute adds the operation of rt. The declaration is checked and its
@@ -161,7 +165,15 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	if rt.Tag != "" {
 		op.Tags = []string{rt.Tag}
 	}
-	if !rt.Auth {
+	if len(rt.Roles) > 0 {
+		op.Security = &[]SecurityRequirement{{SchemeOAuthLogin: slices.Clone(rt.Roles)}, {SchemeBearer: []string{}}}
+		note := "Requires the role " + strings.Join(rt.Roles, " or ") + "."
+		if op.Description != "" {
+			note = op.Description + "\n\n" + note
+		}
+		op.Description = note
+	}
+	if !rt.Auth && len(rt.Roles) == 0 {
 		op.Security = &[]SecurityRequirement{}
 	}
 
@@ -178,6 +190,9 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	}
 	for _, e := range rt.Errors {
 		r.errors[e.Code] = e
+	}
+	for _, role := range rt.Roles {
+		r.roles[role] = true
 	}
 	return nil
 }

@@ -14,6 +14,10 @@ import (
 // Claims are the verified claims of a bearer token. Tokens must carry exp.
 type Claims struct {
 	jwt.RegisteredClaims
+	// Role is the caller's role, which Roles requirements check.
+	Role string `json:"role,omitempty"`
+	// SessionID names the login session the token belongs to.
+	SessionID string `json:"sid,omitempty"`
 }
 
 // Validate makes exp mandatory; the parser already rejects a past exp.
@@ -43,7 +47,10 @@ func newVerifier(secret []byte) fiber.Handler {
 	})
 }
 
-var errUnauthorized = problem.Declare(http.StatusUnauthorized, "unauthorized", "Unauthorized")
+var (
+	errUnauthorized = problem.Declare(http.StatusUnauthorized, "unauthorized", "Unauthorized")
+	errForbidden    = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
+)
 
 // authenticate returns the claims of the request's bearer token, from the
 // cache of verified tokens when it is there and still unexpired.

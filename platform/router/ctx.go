@@ -27,6 +27,16 @@ func (c *Ctx) Paging() paging.Paging { return c.paging }
 // Claims returns the verified token claims on an auth route, nil elsewhere.
 func (c *Ctx) Claims() *Claims { return c.claims }
 
+// Caller returns the id (the token's subject) and the role of the caller on
+// an auth route, and ok false elsewhere: what ownership checks in handlers
+// compare with the record at hand.
+func (c *Ctx) Caller() (id, role string, ok bool) {
+	if c.claims == nil {
+		return "", "", false
+	}
+	return c.claims.Subject, c.claims.Role, true
+}
+
 // Fiber returns the underlying Fiber context for what the typed API does not
 // cover, such as setting a header.
 func (c *Ctx) Fiber() *fiber.Ctx { return c.fc }

@@ -22,6 +22,7 @@ const (
 type options struct {
 	title, description, operationID, tag string
 	deprecated, auth                     bool
+	roles                                []string
 	status                               int
 	errors                               []*problem.Error
 	contentTypes                         []string
@@ -42,6 +43,19 @@ func Deprecated() Option { return func(o *options) { o.deprecated = true } }
 // Auth requires a valid HS256 bearer JWT; the handler reads its claims with
 // Ctx.Claims.
 func Auth() Option { return func(o *options) { o.auth = true } }
+
+// Roles requires a valid bearer token (as Auth does) whose role is one of
+// roles; any other caller gets a 403 problem before its input is read. The
+// document lists the roles as OAuthLogin scopes and the 403. Ownership
+// rules (the caller's own record) stay in the handler: see Ctx.Caller.
+//
+//	router.Get("/", users.list, router.Roles("admin"))
+func Roles(roles ...string) Option {
+	return func(o *options) {
+		o.auth = true
+		o.roles = append(o.roles, roles...)
+	}
+}
 
 // Status sets the success status: 200 by default, 201 for a create, 204 for
 // no content.

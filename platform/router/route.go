@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
@@ -116,11 +118,15 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Output:      outType,
 		Status:      o.status,
 		Auth:        o.auth,
+		Roles:       o.roles,
 	}
 	errs := o.errors
 	if o.auth {
 		// What the verifier answers, so the 401 example has its real code.
 		errs = append(errs, errUnauthorized)
+	}
+	if len(o.roles) > 0 {
+		errs = append(errs, errForbidden)
 	}
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
@@ -131,6 +137,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		maxLimit = r.cfg.MaxLimit
 		paged    = p.Paged()
 		auth     = o.auth
+		roles    = o.roles
 		status   = o.status
 		noBody   = outType == nil
 	)
@@ -142,6 +149,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			claims, err := r.authenticate(fc)
 			if err != nil {
 				return err
+			}
+			if len(roles) > 0 && !slices.Contains(roles, claims.Role) {
+				return errForbidden.WithDetail("This operation requires the role %s.", strings.Join(roles, " or "))
 			}
 			c.claims = claims
 		}

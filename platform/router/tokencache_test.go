@@ -14,7 +14,7 @@ func TestTokenCacheIsBoundedAndHonoursExp(t *testing.T) {
 	c := newTokenCache(3)
 	c.now = func() time.Time { return now }
 	claims := func(ttl time.Duration) *Claims {
-		return &Claims{jwt.RegisteredClaims{ExpiresAt: jwt.NewNumericDate(now.Add(ttl))}}
+		return &Claims{RegisteredClaims: jwt.RegisteredClaims{ExpiresAt: jwt.NewNumericDate(now.Add(ttl))}}
 	}
 	c.put("short", claims(time.Second))
 	c.put("long-1", claims(time.Hour))
