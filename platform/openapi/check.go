@@ -158,6 +158,33 @@ func (c *Checker) Check(s *Schema, v any, field string, out []Violation) []Viola
 	return out
 }
 
+// CheckText appends to out the violations of a parameter's text value
+// against its scalar schema s (a reference or composition goes through
+// Check): the text is read as the schema's type, a string as it is. It
+// allocates nothing for a value that conforms.
+func (c *Checker) CheckText(s *Schema, text, field string, out []Violation) []Violation {
+	if s == nil || s.Ref != "" || len(s.AllOf) > 0 {
+		return c.Check(s, text, field, out)
+	}
+	switch s.Type {
+	case "integer", "number":
+		n, err := strconv.ParseFloat(text, 64)
+		if err != nil || (s.Type == "integer" && n != math.Trunc(n)) {
+			return append(out, wrongType(field, article(s.Type)))
+		}
+		return checkNumber(s, n, field, out)
+	case "boolean":
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return append(out, wrongType(field, "a boolean"))
+		}
+		return checkEnum(s, b, field, out)
+	case "string", "":
+		return c.checkString(s, text, field, out)
+	}
+	return c.Check(s, text, field, out)
+}
+
 func wrongType(field, want string) Violation {
 	return Violation{Field: field, Message: "must be " + want, Malformed: true}
 }

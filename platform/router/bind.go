@@ -155,7 +155,7 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 		if err := p.bindOne(b.field(in, p.f), raw); err != nil {
 			return err
 		}
-		bad = b.check(p, [][]byte{raw}, bad)
+		bad = b.checkOne(p, raw, bad)
 	}
 	if len(b.query) > 0 {
 		args := fc.Context().QueryArgs()
@@ -181,32 +181,37 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 // bindValues binds and checks a query or form field from src; absent or
 // empty values leave the field as it is.
 func (b *binding) bindValues(p *param, base unsafe.Pointer, src values, bad []openapi.Violation) ([]openapi.Violation, error) {
-	var raws [][]byte
-	if p.f.Multi {
-		raws = src.PeekMulti(p.f.Name)
-	} else if v := src.Peek(p.f.Name); len(v) > 0 {
-		raws = [][]byte{v}
+	if !p.f.Multi {
+		raw := src.Peek(p.f.Name)
+		if len(raw) == 0 {
+			return p.absent(bad), nil
+		}
+		if err := p.bindOne(b.fieldOrForm(base, p.f), raw); err != nil {
+			return bad, err
+		}
+		return b.checkOne(p, raw, bad), nil
 	}
+	raws := src.PeekMulti(p.f.Name)
 	if len(raws) == 0 {
-		if p.required {
-			bad = append(bad, openapi.Violation{Field: p.f.Name, Message: "is required"})
-		}
-		return bad, nil
+		return p.absent(bad), nil
 	}
-	ptr := b.fieldOrForm(base, p.f)
-	if p.f.Multi {
-		for _, raw := range raws {
-			if bytes.IndexByte(raw, 0) >= 0 {
-				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
-			}
+	for _, raw := range raws {
+		if bytes.IndexByte(raw, 0) >= 0 {
+			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
 		}
-		if err := p.setMulti(ptr, raws); err != nil {
-			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
-		}
-	} else if err := p.bindOne(ptr, raws[0]); err != nil {
-		return bad, err
+	}
+	if err := p.setMulti(b.fieldOrForm(base, p.f), raws); err != nil {
+		return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
 	}
 	return b.check(p, raws, bad), nil
+}
+
+// absent appends the violation of a required field that was not sent.
+func (p *param) absent(bad []openapi.Violation) []openapi.Violation {
+	if p.required {
+		bad = append(bad, openapi.Violation{Field: p.f.Name, Message: "is required"})
+	}
+	return bad
 }
 
 // fieldOrForm is the address of f: in the input for path and query
@@ -233,25 +238,33 @@ func (p *param) bindOne(ptr unsafe.Pointer, raw []byte) error {
 	return nil
 }
 
-// check appends the violations of the raw values of p against its schema.
+// check appends the violations of the repeated raw values of p against its
+// schema.
 func (b *binding) check(p *param, raws [][]byte, bad []openapi.Violation) []openapi.Violation {
 	if p.schema == nil || b.checker == nil {
 		return bad
 	}
-	if p.f.Multi {
-		items := make([]any, len(raws))
-		for i, raw := range raws {
-			items[i] = textValue(p.schema.Items, raw)
-		}
-		// Repeated keys have one name: a problem with any of them names it.
-		n := len(bad)
-		bad = b.checker.Check(p.schema, items, p.f.Name, bad)
-		for i := n; i < len(bad); i++ {
-			bad[i].Field = p.f.Name
-		}
+	items := make([]any, len(raws))
+	for i, raw := range raws {
+		items[i] = textValue(p.schema.Items, raw)
+	}
+	// Repeated keys have one name: a problem with any of them names it.
+	n := len(bad)
+	bad = b.checker.Check(p.schema, items, p.f.Name, bad)
+	for i := n; i < len(bad); i++ {
+		bad[i].Field = p.f.Name
+	}
+	return bad
+}
+
+// checkOne appends the violations of the single value raw of p against
+// its schema.
+func (b *binding) checkOne(p *param, raw []byte, bad []openapi.Violation) []openapi.Violation {
+	if p.schema == nil || b.checker == nil {
 		return bad
 	}
-	return b.checker.Check(p.schema, textValue(p.schema, raws[0]), p.f.Name, bad)
+	// The bytes are the request's and outlive the check: viewed, not copied.
+	return b.checker.CheckText(p.schema, unsafe.String(unsafe.SliceData(raw), len(raw)), p.f.Name, bad)
 }
 
 // textValue is a parsed text value as JSON would carry it, for the schema
