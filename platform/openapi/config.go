@@ -3,6 +3,8 @@ package openapi
 import (
 	"maps"
 	"strings"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // Defaults applied by New to the zero fields of a Config.
@@ -13,9 +15,6 @@ const (
 	DefaultVersion = "1.0.0"
 	// DefaultServerURL is servers[0].url when Config.ServerURL is empty.
 	DefaultServerURL = "/"
-	// DefaultPageLimitMax is the maximum of the paging "limit" query
-	// parameter when Config.PageLimitMax is 0.
-	DefaultPageLimitMax = 100
 )
 
 // Config holds the document-level settings of a Registry.
@@ -38,9 +37,10 @@ type Config struct {
 	// "/api/auth/login". Default: none, and then the document has no
 	// OAuthLogin scheme, since a flow without a tokenUrl is invalid.
 	TokenURL string
-	// PageLimitMax is the maximum of the query parameter tagged
-	// paging:"limit". Default: DefaultPageLimitMax.
-	PageLimitMax int
+	// MaxLimit is the maximum of the query parameter tagged
+	// paging:"limit", as the router's Config.MaxLimit. Default:
+	// paging.DefaultMaxLimit.
+	MaxLimit int
 	// TagDescriptions describes route tags by name in the top-level tags
 	// list, which lists the tags the routes use. Default: none.
 	TagDescriptions map[string]string
@@ -63,8 +63,8 @@ func configDefault(cfg Config) Config {
 			cfg.ServerURL = "/"
 		}
 	}
-	if cfg.PageLimitMax <= 0 {
-		cfg.PageLimitMax = DefaultPageLimitMax
+	if cfg.MaxLimit <= 0 {
+		cfg.MaxLimit = paging.DefaultMaxLimit
 	}
 	if cfg.License != nil {
 		l := *cfg.License

@@ -178,7 +178,7 @@ func usersRegistry(t *testing.T) *openapi.Registry {
 		ServerURL:   "/api",
 		TokenURL:    "/api/auth/login",
 		// The built-in maximum is 100; this API allows larger pages.
-		PageLimitMax: 500,
+		MaxLimit: 500,
 		TagDescriptions: map[string]string{
 			"auth":   "Logging in",
 			"health": "Liveness of the service",

@@ -18,8 +18,6 @@ const (
 	// MediaMultipart is the media type of multipart form bodies, the ones
 	// that can carry files.
 	MediaMultipart = plan.MediaMultipart
-	// MediaProblem is the media type of every error response.
-	MediaProblem = "application/problem+json"
 )
 
 // input is what a route's input plan documents.
@@ -102,7 +100,7 @@ func (g *gen) parameter(f *plan.Field) (*Parameter, error) {
 		return nil, fmt.Errorf("%s parameter %q: %w", in, f.Name, err)
 	}
 	if f.Paging == "limit" {
-		s.Maximum = ptr(float64(g.r.cfg.PageLimitMax))
+		s.Maximum = ptr(float64(g.r.cfg.MaxLimit))
 	}
 	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == plan.InPath, Schema: s}
 	s.Description = ""

@@ -81,7 +81,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		ref := *problemRef
 		// A problem always marshals: it holds strings and numbers only.
 		raw, _ := json.Marshal(example)
-		return &Response{Description: desc, Content: map[string]*MediaType{MediaProblem: {Schema: &ref, Example: raw}}}
+		return &Response{Description: desc, Content: map[string]*MediaType{problem.ContentType: {Schema: &ref, Example: raw}}}
 	}
 	for _, st := range statuses {
 		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])

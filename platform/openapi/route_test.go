@@ -393,7 +393,7 @@ func TestParameters(t *testing.T) {
 			{"name":"name","in":"query","description":"Name to find","required":true,"schema":{"type":"string","minLength":2}},
 			{"name":"sort","in":"query","schema":{"type":"string","enum":["name","age"],"default":"name"}}
 			]`},
-		{"the configured page limit is the maximum", openapi.Config{PageLimitMax: 50},
+		{"the configured page limit is the maximum", openapi.Config{MaxLimit: 50},
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			`[
 			{"name":"page","in":"query","description":"page","schema":{"type":"integer","format":"int32","default":0,"minimum":0}},

@@ -147,7 +147,7 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		Description:     cfg.APIDocs.Description,
 		ServerURL:       server,
 		TokenURL:        cfg.APIDocs.AuthURL,
-		PageLimitMax:    cfg.MaxLimit,
+		MaxLimit:        cfg.MaxLimit,
 		TagDescriptions: tags,
 	}
 }
