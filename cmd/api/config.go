@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/asapjs/fiber-template/platform/database"
 )
 
 // config is the service configuration, read from the environment only here.
@@ -37,6 +39,11 @@ type config struct {
 	// PagingCountBudget is how long a list may count its total exactly
 	// before it answers an estimate.
 	PagingCountBudget time.Duration
+	// RequestTimeout is the deadline of every request's context.
+	RequestTimeout time.Duration
+	// Pool bounds the PostgreSQL pools: connections, connect and
+	// statement timeouts.
+	Pool database.Pool
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -85,6 +92,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 		return cfg, fmt.Errorf("PAGING_COUNT_BUDGET must be a duration such as 25ms, or 0 to never count exactly, got %q", budget)
 	}
 	cfg.PagingCursorSecret = []byte(getenv("PAGING_CURSOR_SECRET"))
+	if err := loadLimits(&cfg, lookupEnv); err != nil {
+		return cfg, err
+	}
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
 		return cfg, fmt.Errorf("DOCS_USERS: %w", err)
 	}
@@ -104,6 +114,49 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 		cfg.generatedSecret = true
 	}
 	return cfg, nil
+}
+
+// loadLimits reads the deadlines and the pool sizes.
+func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
+	var err error
+	if cfg.RequestTimeout, err = positiveDuration("REQUEST_TIMEOUT", envOr(lookupEnv, "REQUEST_TIMEOUT", "10s")); err != nil {
+		return err
+	}
+	if cfg.Pool.StatementTimeout, err = positiveDuration("DB_STATEMENT_TIMEOUT", envOr(lookupEnv, "DB_STATEMENT_TIMEOUT", "10s")); err != nil {
+		return err
+	}
+	if cfg.Pool.ConnectTimeout, err = positiveDuration("DB_CONNECT_TIMEOUT", envOr(lookupEnv, "DB_CONNECT_TIMEOUT", "5s")); err != nil {
+		return err
+	}
+	if cfg.Pool.MaxOpenConns, err = positiveInt("DB_MAX_OPEN_CONNS", envOr(lookupEnv, "DB_MAX_OPEN_CONNS", "25")); err != nil {
+		return err
+	}
+	if cfg.Pool.MaxIdleConns, err = positiveInt("DB_MAX_IDLE_CONNS", envOr(lookupEnv, "DB_MAX_IDLE_CONNS", strconv.Itoa(cfg.Pool.MaxOpenConns))); err != nil {
+		return err
+	}
+	if cfg.Pool.MaxIdleConns > cfg.Pool.MaxOpenConns {
+		return fmt.Errorf("DB_MAX_IDLE_CONNS (%d) must not exceed DB_MAX_OPEN_CONNS (%d)", cfg.Pool.MaxIdleConns, cfg.Pool.MaxOpenConns)
+	}
+	return nil
+}
+
+// positiveDuration parses the value of the variable key as a Go duration
+// above zero.
+func positiveDuration(key, value string) (time.Duration, error) {
+	d, err := time.ParseDuration(value)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration such as 10s or 500ms, got %q", key, value)
+	}
+	return d, nil
+}
+
+// positiveInt parses the value of the variable key as an integer above zero.
+func positiveInt(key, value string) (int, error) {
+	n, err := strconv.Atoi(value)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a whole number above 0, got %q", key, value)
+	}
+	return n, nil
 }
 
 func envOr(lookupEnv func(string) (string, bool), key, def string) string {

@@ -25,8 +25,20 @@ func migrateOptions(cfg config, logger *slog.Logger) []migrations.Option {
 
 // migrateOnStart applies the pending migrations before the service serves.
 // Instances starting at once take turns: the first migrates, the others
-// wait for its lock, then find nothing to do.
+// wait for its lock, then find nothing to do. On PostgreSQL they run on a
+// pool of their own, without the serving pool's statement_timeout, as
+// building an index may take longer than any request should; SQLite has
+// no statement timeout and keeps the serving db (:memory: is one database
+// per connection pool).
 func migrateOnStart(ctx context.Context, db *bun.DB, cfg config, logger *slog.Logger) error {
+	if database.DialectOfDB(db) == database.Postgres {
+		own, err := database.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return fmt.Errorf("open database for migrations: %w", err)
+		}
+		defer own.Close()
+		db = own
+	}
 	group, err := migrations.Migrate(ctx, migrations.NewMigrator(db), migrateOptions(cfg, logger)...)
 	if err != nil {
 		return err

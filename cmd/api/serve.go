@@ -43,9 +43,10 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 			UseAuth:     cfg.DocsAuth,
 			Users:       cfg.DocsUsers,
 		},
-		Production:  cfg.Env == "production",
-		LogRequests: cfg.LogRequests,
-		Middleware:  []fiber.Handler{databaseSession},
+		RequestTimeout: cfg.RequestTimeout,
+		Production:     cfg.Env == "production",
+		LogRequests:    cfg.LogRequests,
+		Middleware:     []fiber.Handler{databaseSession},
 	}
 }
 
@@ -61,7 +62,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Info("JWT_SECRET is not set: using the development secret in " + devSecretFile + " (never in production)")
 		}
 	}
-	db, replicas, err := database.OpenWithReplicas(ctx, cfg.DatabaseURL, cfg.DatabaseReplicaURLs, database.ReplicaConfig{Logger: logger})
+	db, replicas, err := database.OpenWithReplicas(ctx, cfg.DatabaseURL, cfg.DatabaseReplicaURLs, database.ReplicaConfig{Logger: logger, Pool: cfg.Pool})
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -43,8 +41,13 @@ func DialectOf(dsn string) (Dialect, error) {
 
 // Open opens and pings the database a DSN names. SQLite gets one connection
 // (one writer), WAL, a busy timeout and foreign keys; PostgreSQL a bounded
-// pool. The same Bun model code runs on both.
+// pool with the Pool defaults. The same Bun model code runs on both.
 func Open(ctx context.Context, dsn string) (*bun.DB, error) {
+	return OpenPool(ctx, dsn, Pool{})
+}
+
+// OpenPool is Open with the PostgreSQL pool bounded by p.
+func OpenPool(ctx context.Context, dsn string, p Pool) (*bun.DB, error) {
 	dialect, err := DialectOf(dsn)
 	if err != nil {
 		return nil, err
@@ -52,7 +55,7 @@ func Open(ctx context.Context, dsn string) (*bun.DB, error) {
 	var db *bun.DB
 	switch dialect {
 	case Postgres:
-		sqldb, err := openPostgres(dsn)
+		sqldb, err := openPostgres(dsn, p)
 		if err != nil {
 			return nil, err
 		}
@@ -79,20 +82,6 @@ func Open(ctx context.Context, dsn string) (*bun.DB, error) {
 		return nil, fmt.Errorf("ping %s database: %w", dialect, err)
 	}
 	return db, nil
-}
-
-// openPostgres opens the bounded pool of a PostgreSQL server, primary or
-// replica, without connecting yet.
-func openPostgres(dsn string) (*sql.DB, error) {
-	sqldb, err := sql.Open("pgx", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open postgres %s: %w", redact(dsn), err)
-	}
-	sqldb.SetMaxOpenConns(25)
-	sqldb.SetMaxIdleConns(25)
-	sqldb.SetConnMaxIdleTime(5 * time.Minute)
-	sqldb.SetConnMaxLifetime(time.Hour)
-	return sqldb, nil
 }
 
 // sqliteSource turns a sqlite:/file: DSN into the driver's source with the

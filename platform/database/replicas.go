@@ -27,6 +27,10 @@ type ReplicaConfig struct {
 	//
 	// Optional. Default: 5s
 	CheckInterval time.Duration
+	// Pool bounds the pools of the primary and of every replica.
+	//
+	// Optional. Default: see Pool
+	Pool Pool
 }
 
 // DefaultReplicaCheckInterval is the default ReplicaConfig.CheckInterval.
@@ -108,7 +112,7 @@ func (n *replica) set(state int32) bool { return n.state.Swap(state) != state }
 // serves until it comes back. With no replica DSNs it is Open.
 func OpenWithReplicas(ctx context.Context, dsn string, replicaDSNs []string, cfg ReplicaConfig) (*bun.DB, *Replicas, error) {
 	if len(replicaDSNs) == 0 {
-		db, err := Open(ctx, dsn)
+		db, err := OpenPool(ctx, dsn, cfg.Pool)
 		return db, nil, err
 	}
 	cfg = replicaConfigDefault(cfg)
@@ -117,13 +121,13 @@ func OpenWithReplicas(ctx context.Context, dsn string, replicaDSNs []string, cfg
 			return nil, nil, fmt.Errorf("database: read replicas need PostgreSQL, and %q is not a postgres:// DSN", redact(d))
 		}
 	}
-	primary, err := openPostgres(dsn)
+	primary, err := openPostgres(dsn, cfg.Pool)
 	if err != nil {
 		return nil, nil, err
 	}
 	r := &Replicas{primary: primary, logger: cfg.Logger, stop: make(chan struct{})}
 	for _, d := range replicaDSNs {
-		sqldb, err := openPostgres(d)
+		sqldb, err := openPostgres(d, cfg.Pool)
 		if err != nil {
 			_ = r.Close()
 			_ = primary.Close()

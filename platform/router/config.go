@@ -145,6 +145,17 @@ type Config struct {
 	//
 	// Optional. Default: 2s
 	HealthTimeout time.Duration
+	// RequestTimeout is the deadline of every request's context
+	// (Ctx.Context): database calls made with it give up once it passes,
+	// and the request answers a 503 problem instead of hanging.
+	//
+	// Optional. Default: 10s
+	RequestTimeout time.Duration
+	// RetryAfter is the Retry-After of a 503 answer: a request that ran out
+	// of time or met an outage of a dependency.
+	//
+	// Optional. Default: 5s
+	RetryAfter time.Duration
 	// ReadTimeout bounds reading a whole request, body included, so a slow
 	// client cannot hold a connection open forever.
 	//
@@ -186,6 +197,8 @@ const (
 	defaultBodyLimit      = 200 * 1024 * 1024
 	defaultTokenCacheSize = 10000
 	defaultHealthTimeout  = 2 * time.Second
+	defaultRequestTimeout = 10 * time.Second
+	defaultRetryAfter     = 5 * time.Second
 	defaultReadTimeout    = 60 * time.Second
 	defaultWriteTimeout   = 60 * time.Second
 	defaultIdleTimeout    = 120 * time.Second
@@ -228,6 +241,12 @@ func configDefault(cfg Config) Config {
 	}
 	if cfg.HealthTimeout <= 0 {
 		cfg.HealthTimeout = defaultHealthTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = defaultRequestTimeout
+	}
+	if cfg.RetryAfter < time.Second {
+		cfg.RetryAfter = defaultRetryAfter
 	}
 	if cfg.ReadTimeout <= 0 {
 		cfg.ReadTimeout = defaultReadTimeout

@@ -12,10 +12,14 @@ import (
 
 // handleError is the final error handler: every error becomes problem
 // details. Declared errors and problems are answered as they are, Fiber's
-// own errors keep their status with a fixed detail, and anything else is a
-// 500 whose cause goes to the log only.
+// own errors keep their status with a fixed detail, a request that ran out
+// of time or met an outage of a dependency is a 503 with Retry-After, and
+// anything else is a 500 whose cause goes to the log only.
 func (r *Router) handleError(c *fiber.Ctx, err error) error {
 	p := r.problemOf(c, err)
+	if p.Status == http.StatusServiceUnavailable {
+		r.setRetryAfter(c)
+	}
 	c.Status(p.Status)
 	return c.JSON(p, problem.ContentType)
 }
@@ -33,6 +37,9 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		return p
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
+	}
+	if p, ok := r.unavailableProblem(c, err); ok {
+		return p
 	}
 	r.cfg.Logger.Error("request failed",
 		slog.String("request_id", requestID(c)),

@@ -41,6 +41,16 @@ type HealthChecker interface {
 	CheckHealth(ctx context.Context) error
 }
 
+// OutageDetector is an extension that recognises the errors of a
+// dependency that cannot serve for now (refused, reset, shutting down, out
+// of connections), which the router answers 503 with Retry-After instead
+// of 500, on every route. The database extension is one.
+type OutageDetector interface {
+	Extension
+	// Outage reports whether err says the dependency is unavailable.
+	Outage(err error) bool
+}
+
 // wireExtensions is start-up step 1.
 func (r *Router) wireExtensions() error {
 	for _, ext := range r.cfg.Extensions {
@@ -57,6 +67,9 @@ func (r *Router) wireExtensions() error {
 				return fmt.Errorf("router: extensions %s and %s both check health", r.health.Name(), ext.Name())
 			}
 			r.health = hc
+		}
+		if od, ok := ext.(OutageDetector); ok {
+			r.outages = append(r.outages, od)
 		}
 	}
 	return nil

@@ -5,12 +5,14 @@ import (
 )
 
 // useMiddleware registers start-up step 2. Request ids and panic recovery
-// wrap everything so even a panicking user middleware answers a problem; then
+// wrap everything so even a panicking user middleware answers a problem; the
+// request's deadline comes next, so everything below runs under it; then
 // the seed's chain: CORS, body limits (enforced by the server for JSON,
 // URL-encoded and multipart bodies alike), proxy trust (set on the app) and
 // the user middleware.
 func (r *Router) useMiddleware() {
 	r.app.Use(r.requestScope)
+	r.app.Use(r.withDeadline)
 	r.app.Use(cors.New(cors.Config{
 		AllowOrigins:     r.cfg.CORS.AllowOrigins,
 		AllowHeaders:     r.cfg.CORS.AllowHeaders,

@@ -23,6 +23,7 @@ type Router struct {
 	// spec is built.
 	bindings []routeBinding
 	health   HealthChecker
+	outages  []OutageDetector
 	ids      *requestIDs
 	routes   map[string]string
 	// docsGuard protects the docs and developer tools; nil when open.

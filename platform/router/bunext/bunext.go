@@ -25,9 +25,10 @@ type Extension struct {
 
 // The extension is what the router asks of a database.
 var (
-	_ router.HealthChecker = (*Extension)(nil)
-	_ router.SchemaUser    = (*Extension)(nil)
-	_ router.DatabaseTools = (*Extension)(nil)
+	_ router.HealthChecker  = (*Extension)(nil)
+	_ router.SchemaUser     = (*Extension)(nil)
+	_ router.DatabaseTools  = (*Extension)(nil)
+	_ router.OutageDetector = (*Extension)(nil)
 )
 
 // New returns the extension over catalog. A model the catalog could not
@@ -71,6 +72,12 @@ func (e *Extension) UseSchemas(reg router.SchemaRegistry) error {
 // CheckHealth runs SELECT 1.
 func (e *Extension) CheckHealth(ctx context.Context) error {
 	return e.catalog.CheckHealth(ctx)
+}
+
+// Outage reports whether err says the database cannot serve for now (see
+// database.Unavailable), which the router answers 503 with Retry-After.
+func (e *Extension) Outage(err error) bool {
+	return database.Unavailable(err)
 }
 
 // Sync creates the missing tables and indexes of the models.

@@ -29,6 +29,7 @@ type localServer struct {
 	cmd    *exec.Cmd  // the postmaster while it runs, else nil
 	exited chan error // receives the postmaster's exit
 	log    *os.File
+	frozen bool // its processes are stopped by SIGSTOP (see Freeze)
 }
 
 // owner is the unprivileged OS user the server runs as when the tests run
@@ -322,6 +323,9 @@ func (s *localServer) waitReady(ctx context.Context) error {
 func (s *localServer) stop(ctx context.Context) error {
 	if s.cmd == nil {
 		return nil
+	}
+	if err := s.thaw(); err != nil {
+		return err
 	}
 	defer func() {
 		s.log.Close()

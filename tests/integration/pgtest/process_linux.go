@@ -1,7 +1,13 @@
 package pgtest
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -18,4 +24,36 @@ func procAttr(o *owner) *syscall.SysProcAttr {
 // processGone reports whether no process has the id pid.
 func processGone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// canListChildren says childrenOf works here.
+const canListChildren = true
+
+// childrenOf lists the processes whose parent is pid, from /proc.
+func childrenOf(pid int) ([]int, error) {
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		return nil, fmt.Errorf("list processes: %w", err)
+	}
+	var out []int
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // exited since the listing
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(b[i+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		child, err := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if err == nil {
+			out = append(out, child)
+		}
+	}
+	return out, nil
 }

@@ -20,3 +20,11 @@ func procAttr(o *owner) *syscall.SysProcAttr {
 func processGone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
+
+// canListChildren says childrenOf works here: it needs Linux's /proc.
+const canListChildren = false
+
+// childrenOf is not available without /proc.
+func childrenOf(int) ([]int, error) {
+	return nil, errors.New("listing a process's children needs Linux")
+}
