@@ -20,6 +20,7 @@ require (
 	github.com/uptrace/bun/driver/sqliteshim v1.3.0
 	github.com/valyala/fasthttp v1.51.0
 	golang.org/x/crypto v0.54.0
+	golang.org/x/mod v0.41.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage:
+  starter [-C dir] rename MODULE
+      rewrite the module path (e.g. github.com/acme/orders) everywhere it is named
+`
+
+// errUsage is a command line that names no known command or lacks its
+// arguments.
+var errUsage = errors.New("bad command line")
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, errUsage) {
+			fmt.Fprint(os.Stderr, usage)
+		}
+		fmt.Fprintln(os.Stderr, "starter:", err)
+		os.Exit(1)
+	}
+}
+
+// run dispatches one command line, printing what it did to out.
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("starter", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("C", ".", "the repository to work on")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	args = fs.Args()
+	if len(args) == 0 {
+		return fmt.Errorf("%w: no command", errUsage)
+	}
+	switch args[0] {
+	case "rename":
+		if len(args) != 2 {
+			return fmt.Errorf("%w: rename takes one module path", errUsage)
+		}
+		return rename(*dir, args[1], out)
+	}
+	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+}
