@@ -11,6 +11,9 @@ import (
 const usage = `usage:
   starter [-C dir] rename MODULE
       rewrite the module path (e.g. github.com/acme/orders) everywhere it is named
+  starter [-C dir] resource NAME FIELD:TYPE...
+      generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' note:string?)
+      types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
 `
 
 // errUsage is a command line that names no known command or lacks its
@@ -45,6 +48,11 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("%w: rename takes one module path", errUsage)
 		}
 		return rename(*dir, args[1], out)
+	case "resource":
+		if len(args) < 3 {
+			return fmt.Errorf("%w: resource takes a name and at least one FIELD:TYPE", errUsage)
+		}
+		return resource(*dir, args[1], args[2:], out)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
 }
