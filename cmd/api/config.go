@@ -44,6 +44,12 @@ type config struct {
 	// Pool bounds the PostgreSQL pools: connections, connect and
 	// statement timeouts.
 	Pool database.Pool
+	// ShutdownDelay is how long /readyz answers 503 before the listener
+	// closes, so load balancers stop sending requests first.
+	ShutdownDelay time.Duration
+	// ShutdownTimeout bounds the wait for requests in flight once the
+	// listener is closed.
+	ShutdownTimeout time.Duration
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -133,6 +139,13 @@ func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
 	}
 	if cfg.Pool.MaxIdleConns, err = positiveInt("DB_MAX_IDLE_CONNS", envOr(lookupEnv, "DB_MAX_IDLE_CONNS", strconv.Itoa(cfg.Pool.MaxOpenConns))); err != nil {
 		return err
+	}
+	if cfg.ShutdownTimeout, err = positiveDuration("SHUTDOWN_TIMEOUT", envOr(lookupEnv, "SHUTDOWN_TIMEOUT", "15s")); err != nil {
+		return err
+	}
+	delay := envOr(lookupEnv, "SHUTDOWN_DELAY", "0s")
+	if cfg.ShutdownDelay, err = time.ParseDuration(delay); err != nil || cfg.ShutdownDelay < 0 {
+		return fmt.Errorf("SHUTDOWN_DELAY must be a duration such as 5s, or 0, got %q", delay)
 	}
 	if cfg.Pool.MaxIdleConns > cfg.Pool.MaxOpenConns {
 		return fmt.Errorf("DB_MAX_IDLE_CONNS (%d) must not exceed DB_MAX_OPEN_CONNS (%d)", cfg.Pool.MaxIdleConns, cfg.Pool.MaxOpenConns)

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"strconv"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -16,10 +14,6 @@ import (
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 )
-
-// shutdownTimeout bounds how long in-flight requests may take to finish
-// after a shutdown signal.
-const shutdownTimeout = 15 * time.Second
 
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
@@ -77,17 +71,20 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			return err
 		}
 	}
-	r, err := app.NewWithOptions(db, routerConfig(cfg, logger), app.Options{
+	rcfg := routerConfig(cfg, logger)
+	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
+	r, err := app.NewWithOptions(db, rcfg, app.Options{
 		CursorSecret: cfg.PagingCursorSecret,
 		Count:        database.CountAuto(cfg.PagingCountBudget),
 	})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
+	tcp, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(cfg.Port)))
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	ln := &countingListener{Listener: tcp}
 	base := "http://" + displayHost(ln.Addr())
 	logger.Info("listening",
 		slog.String("url", base+r.RootURL()),
@@ -102,13 +99,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", slog.Duration("timeout", shutdownTimeout))
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := r.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
+	return drain(cfg, logger, r, ln)
 }
 
 // displayHost turns a wildcard listen address into one a browser can open.

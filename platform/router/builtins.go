@@ -35,7 +35,7 @@ type HealthStatus struct {
 const systemTag = "System"
 
 // registerBuiltins is start-up step 4: the root message, the health check,
-// the docs endpoints and the database developer tools.
+// the probes, the docs endpoints and the database developer tools.
 func (r *Router) registerBuiltins() error {
 	root := r.RootURL()
 	message := RootMessage{Message: r.cfg.Name + " is running"}
@@ -47,6 +47,9 @@ func (r *Router) registerBuiltins() error {
 	if err := r.add(Get("/health-check", r.healthCheck,
 		Title("Health check"), Description("Runs SELECT 1 against the database."), Tag(systemTag),
 		OperationID("getHealthCheck"), Errors(errDatabaseUnavailable))); err != nil {
+		return err
+	}
+	if err := r.registerProbes(); err != nil {
 		return err
 	}
 	if err := r.registerDocs(); err != nil {

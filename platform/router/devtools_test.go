@@ -237,7 +237,7 @@ func TestDeclaredErrorsAreCollectedFromTheRoutes(t *testing.T) {
 		got, _ := json.Marshal(codes.Enum)
 		// The router's own: database_unavailable (health check) and
 		// unauthorized (auth routes).
-		if want := `["database_unavailable","email_taken","thing_not_found","unauthorized"]`; string(got) != want {
+		if want := `["database_unavailable","email_taken","not_ready","shutting_down","thing_not_found","unauthorized"]`; string(got) != want {
 			t.Errorf("enum = %s, want %s", got, want)
 		}
 		if !strings.Contains(codes.Description, "`email_taken` (409): Email taken") {

@@ -51,6 +51,14 @@ type OutageDetector interface {
 	Outage(err error) bool
 }
 
+// ReadinessChecker is an extension that GET /readyz asks besides the
+// health check, such as one that checks the migrations are applied.
+type ReadinessChecker interface {
+	Extension
+	// CheckReady returns an error while the service should get no traffic.
+	CheckReady(ctx context.Context) error
+}
+
 // wireExtensions is start-up step 1.
 func (r *Router) wireExtensions() error {
 	for _, ext := range r.cfg.Extensions {
@@ -67,6 +75,9 @@ func (r *Router) wireExtensions() error {
 				return fmt.Errorf("router: extensions %s and %s both check health", r.health.Name(), ext.Name())
 			}
 			r.health = hc
+		}
+		if rc, ok := ext.(ReadinessChecker); ok {
+			r.readiness = append(r.readiness, rc)
 		}
 		if od, ok := ext.(OutageDetector); ok {
 			r.outages = append(r.outages, od)

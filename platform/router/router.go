@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -24,6 +25,10 @@ type Router struct {
 	bindings []routeBinding
 	health   HealthChecker
 	outages  []OutageDetector
+	// readiness are the extensions /readyz asks besides health.
+	readiness []ReadinessChecker
+	// draining is set by Drain: /readyz answers 503.
+	draining atomic.Bool
 	ids      *requestIDs
 	routes   map[string]string
 	// docsGuard protects the docs and developer tools; nil when open.

@@ -1,0 +1,107 @@
+package integration
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSIGTERMDrains runs cmd/api, holds a connection open mid-request and
+// sends SIGTERM: /readyz must turn 503 while the listener still accepts,
+// and the connection that never finished must be cut, logged with its
+// count, with a non-zero exit.
+func TestSIGTERMDrains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cmd/api; skipped with -short")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("stops the binary with SIGTERM, which Windows lacks")
+	}
+	t.Parallel()
+	const delay, timeout = 2 * time.Second, time.Second
+	port := freePort(t)
+	api := startAPI(t, buildAPI(t), map[string]string{
+		"HOST":             "127.0.0.1",
+		"PORT":             strconv.Itoa(port),
+		"DATABASE_URL":     "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
+		"JWT_SECRET":       "integration-test-secret-0123456789abcdef",
+		"SHUTDOWN_DELAY":   delay.String(),
+		"SHUTDOWN_TIMEOUT": timeout.String(),
+	})
+	api.waitHealthy(t, port)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	probe := func(path string) (int, error) {
+		res, err := client.Get(base + path)
+		if err != nil {
+			return 0, err
+		}
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+	for _, p := range []string{"/livez", "/readyz"} {
+		if status, err := probe(p); err != nil || status != http.StatusOK {
+			t.Fatalf("GET %s before SIGTERM = %d, %v; want 200\n%s", p, status, err, api.output())
+		}
+	}
+
+	// A client that sent half a request body and stalls.
+	slow, err := net.Dial("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	fmt.Fprintf(slow, "POST /api/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":")
+	time.Sleep(200 * time.Millisecond)
+
+	if err := api.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("send SIGTERM: %v", err)
+	}
+	sent := time.Now()
+	var sawNotReady, closed time.Duration
+	for closed == 0 && time.Since(sent) < delay+timeout+10*time.Second {
+		status, err := probe("/readyz")
+		switch {
+		case err != nil:
+			closed = time.Since(sent)
+		case status == http.StatusServiceUnavailable && sawNotReady == 0:
+			sawNotReady = time.Since(sent)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	t.Run("readyz answers 503 before the listener closes", func(t *testing.T) {
+		if sawNotReady == 0 || closed == 0 || sawNotReady >= closed {
+			t.Errorf("503 seen after %s, listener closed after %s; want the 503 first\n%s", sawNotReady, closed, api.output())
+		}
+		if closed < delay {
+			t.Errorf("listener closed %s after SIGTERM, before SHUTDOWN_DELAY %s", closed, delay)
+		}
+	})
+
+	select {
+	case <-api.done:
+	case <-time.After(delay + timeout + 10*time.Second):
+		t.Fatalf("still running after SIGTERM\n%s", api.output())
+	}
+
+	t.Run("the stalled connection is cut, logged with its count, and the exit is non-zero", func(t *testing.T) {
+		var exit *exec.ExitError
+		if !errors.As(api.err, &exit) || exit.ExitCode() == 0 {
+			t.Errorf("exit %v, want a non-zero status", api.err)
+		}
+		out := api.output()
+		if !strings.Contains(out, "cutting the connections still open") || !strings.Contains(out, "connections=1") {
+			t.Errorf("no log line cutting 1 connection:\n%s", out)
+		}
+	})
+}
