@@ -1,4 +1,4 @@
-package workflow
+package manifests
 
 import (
 	"path/filepath"
