@@ -44,6 +44,8 @@ type config struct {
 	// Pool bounds the PostgreSQL pools: connections, connect and
 	// statement timeouts.
 	Pool database.Pool
+	// Metrics serves GET /metrics.
+	Metrics bool
 	// ShutdownDelay is how long /readyz answers 503 before the listener
 	// closes, so load balancers stop sending requests first.
 	ShutdownDelay time.Duration
@@ -139,6 +141,9 @@ func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
 	}
 	if cfg.Pool.MaxIdleConns, err = positiveInt("DB_MAX_IDLE_CONNS", envOr(lookupEnv, "DB_MAX_IDLE_CONNS", strconv.Itoa(cfg.Pool.MaxOpenConns))); err != nil {
 		return err
+	}
+	if cfg.Metrics, err = parseBool(envOr(lookupEnv, "METRICS", "true")); err != nil {
+		return fmt.Errorf("METRICS: %w", err)
 	}
 	if cfg.ShutdownTimeout, err = positiveDuration("SHUTDOWN_TIMEOUT", envOr(lookupEnv, "SHUTDOWN_TIMEOUT", "15s")); err != nil {
 		return err

@@ -73,6 +73,9 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	}
 	rcfg := routerConfig(cfg, logger)
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
+	if cfg.Metrics {
+		rcfg.Metrics = metricsRegistry(db)
+	}
 	r, err := app.NewWithOptions(db, rcfg, app.Options{
 		CursorSecret: cfg.PagingCursorSecret,
 		Count:        database.CountAuto(cfg.PagingCountBudget),

@@ -55,6 +55,9 @@ func (r *Router) registerBuiltins() error {
 	if err := r.registerDocs(); err != nil {
 		return err
 	}
+	if err := r.registerMetrics(); err != nil {
+		return err
+	}
 	return r.registerDevTools()
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/asapjs/fiber-template/platform/paging"
 )
@@ -170,6 +171,14 @@ type Config struct {
 	//
 	// Optional. Default: 120s
 	IdleTimeout time.Duration
+	// Metrics, when set, gets the request metrics (count and latency by
+	// method, route template and status; requests in flight) and is served
+	// at GET /metrics, never under BasePath and behind the docs Basic auth
+	// when it is on. Register the Go, process and database collectors in it
+	// too.
+	//
+	// Optional. Default: nil (no metrics)
+	Metrics *prometheus.Registry
 	// LogRequests logs one line per request at info level: method, path,
 	// status, duration and request id.
 	//

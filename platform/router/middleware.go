@@ -12,6 +12,9 @@ import (
 // the user middleware.
 func (r *Router) useMiddleware() {
 	r.app.Use(r.requestScope)
+	if r.metrics != nil {
+		r.app.Use(r.measure)
+	}
 	r.app.Use(r.withDeadline)
 	r.app.Use(cors.New(cors.Config{
 		AllowOrigins:     r.cfg.CORS.AllowOrigins,

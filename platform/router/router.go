@@ -35,6 +35,9 @@ type Router struct {
 	docsGuard fiber.Handler
 	specJSON  []byte
 	specETag  string
+
+	// metrics are the request metrics; nil without Config.Metrics.
+	metrics *httpMetrics
 }
 
 // New builds the application in the seed's start-up order: (1) extension
@@ -64,6 +67,11 @@ func New(cfg Config) (*Router, error) {
 		return nil, err
 	}
 	r.ids = ids
+	if cfg.Metrics != nil {
+		if r.metrics, err = newHTTPMetrics(cfg.Metrics); err != nil {
+			return nil, err
+		}
+	}
 	r.app = fiber.New(fiber.Config{
 		AppName:                 cfg.Name,
 		BodyLimit:               cfg.BodyLimit,
@@ -93,6 +101,9 @@ func New(cfg Config) (*Router, error) {
 	}
 	if err := r.buildSpec(); err != nil {
 		return nil, err
+	}
+	if r.metrics != nil {
+		r.metrics.learnRoutes(r.app)
 	}
 	return r, nil
 }
