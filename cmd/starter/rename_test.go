@@ -46,23 +46,24 @@ func readTree(t *testing.T, root string) map[string]string {
 }
 
 // templateTree is a small repository naming its module the ways the real
-// one does.
+// one does. Its module path is not the real one, which a rename of the
+// real repository rewrites, this file included.
 var templateTree = map[string]string{
-	"go.mod":      "module github.com/asapjs/fiber-template\n\ngo 1.26.0\n\nrequire golang.org/x/mod v0.41.0\n",
-	"go.tool.mod": "// Tools.\n\nmodule github.com/asapjs/fiber-template/tools\n\ngo 1.26.0\n",
-	"bench/huma/go.mod": "module github.com/asapjs/fiber-template/bench/huma\n\ngo 1.26.0\n\n" +
-		"require github.com/asapjs/fiber-template v0.0.0\n\nreplace github.com/asapjs/fiber-template => ../..\n",
-	"app/app.go": "package app\n\nimport (\n\t\"fmt\"\n\n\t\"github.com/asapjs/fiber-template/platform/paging\"\n" +
-		"\t\"github.com/asapjs/fiber-template/platform/zeta\"\n\t\"github.com/zz/other\"\n)\n\n" +
-		"// See github.com/asapjs/fiber-template/platform/paging.\nvar _ = fmt.Sprint(paging.X, zeta.Y, other.Z, \"github.com/asapjs/fiber-template/app.T\")\n",
+	"go.mod":      "module example.com/old/fiber-template\n\ngo 1.26.0\n\nrequire golang.org/x/mod v0.41.0\n",
+	"go.tool.mod": "// Tools.\n\nmodule example.com/old/fiber-template/tools\n\ngo 1.26.0\n",
+	"bench/huma/go.mod": "module example.com/old/fiber-template/bench/huma\n\ngo 1.26.0\n\n" +
+		"require example.com/old/fiber-template v0.0.0\n\nreplace example.com/old/fiber-template => ../..\n",
+	"app/app.go": "package app\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/old/fiber-template/platform/paging\"\n" +
+		"\t\"example.com/old/fiber-template/platform/zeta\"\n\t\"github.com/zz/other\"\n)\n\n" +
+		"// See example.com/old/fiber-template/platform/paging.\nvar _ = fmt.Sprint(paging.X, zeta.Y, other.Z, \"example.com/old/fiber-template/app.T\")\n",
 	"Taskfile.yml":                           "vars:\n  IMAGE: fiber-template\n  OTHER: fiber-templates\n",
 	"Dockerfile":                             "LABEL org.opencontainers.image.title=fiber-template\n",
 	"docker-compose.yml":                     "name: fiber-template\n",
 	"deploy/kubernetes/base/deployment.yaml": "image: fiber-template\nlabel: registry.example.com/fiber-template:v1\n",
-	"README.md":                              "# fiber-template\n\nImport github.com/asapjs/fiber-template/platform/router.\n",
+	"README.md":                              "# fiber-template\n\nImport example.com/old/fiber-template/platform/router.\n",
 	"docs/notes.txt":                         "fiber-template stays here\n",
-	".git/config":                            "url = github.com/asapjs/fiber-template\n",
-	"node_modules/x.go":                      "package x // github.com/asapjs/fiber-template\n",
+	".git/config":                            "url = example.com/old/fiber-template\n",
+	"node_modules/x.go":                      "package x // example.com/old/fiber-template\n",
 }
 
 func TestRename(t *testing.T) {
