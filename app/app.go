@@ -1,16 +1,19 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app/controllers"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -25,10 +28,47 @@ type Options struct {
 	//
 	// Optional. Default: bcrypt.DefaultCost
 	BcryptCost int
-	// TokenTTL is how long an access token from the login is valid.
+	// AccessTokenTTL is how long an access token is valid.
 	//
-	// Optional. Default: 1h
-	TokenTTL time.Duration
+	// Optional. Default: 15m
+	AccessTokenTTL time.Duration
+	// RefreshTokenTTL is how long a session, and so its refresh tokens,
+	// lasts after the login.
+	//
+	// Optional. Default: 720h
+	RefreshTokenTTL time.Duration
+	// Issuer and Audience are the iss and aud claims of the access tokens,
+	// checked on every request.
+	//
+	// Optional. Default: DefaultIssuer and DefaultAudience
+	Issuer, Audience string
+	// Admin, when set, is created at start-up as an active admin unless a
+	// user with its email exists (an existing user is never changed).
+	//
+	// Optional. Default: nil
+	Admin *NewUser
+	// AuthRateLimit is how many requests a client address may send to the
+	// public auth routes (sign-up, login, refresh) per minute; 0 is no
+	// limit.
+	//
+	// Optional. Default: 0 (cmd/api sets AUTH_RATE_LIMIT, default 30)
+	AuthRateLimit int
+	// RateLimitStorage keeps the AuthRateLimit counters; share one among
+	// the instances of a deployment (cmd/api uses the PostgreSQL storage
+	// of gofiber/storage on PostgreSQL).
+	//
+	// Optional. Default: in memory, this process only
+	RateLimitStorage fiber.Storage
+	// HashWait is how long a password hashing waits for one of the
+	// GOMAXPROCS hashing slots before the request is a 503.
+	//
+	// Optional. Default: 1s
+	HashWait time.Duration
+	// Context bounds the background work: the revocation listener and the
+	// pruning of expired sessions. Both also stop when db is closed.
+	//
+	// Optional. Default: context.Background()
+	Context context.Context
 	// CursorSecret signs the cursors of the list routes (next_cursor).
 	//
 	// Optional. Default: the router Config's JWTSecret; either way the key
@@ -42,16 +82,39 @@ type Options struct {
 
 // Defaults of the Options.
 const (
-	// DefaultTokenTTL is the lifetime of an access token.
-	DefaultTokenTTL = time.Hour
+	// DefaultAccessTokenTTL is the lifetime of an access token.
+	DefaultAccessTokenTTL = 15 * time.Minute
+	// DefaultRefreshTokenTTL is the lifetime of a session.
+	DefaultRefreshTokenTTL = 720 * time.Hour
+	// DefaultIssuer is the iss claim of the access tokens.
+	DefaultIssuer = "fiber-template"
+	// DefaultAudience is the aud claim of the access tokens.
+	DefaultAudience = "fiber-template-api"
+	// DefaultHashWait bounds the wait for a password hashing slot.
+	DefaultHashWait = time.Second
 )
 
 func optionsDefault(o Options) Options {
 	if o.BcryptCost == 0 {
 		o.BcryptCost = bcrypt.DefaultCost
 	}
-	if o.TokenTTL <= 0 {
-		o.TokenTTL = DefaultTokenTTL
+	if o.AccessTokenTTL <= 0 {
+		o.AccessTokenTTL = DefaultAccessTokenTTL
+	}
+	if o.RefreshTokenTTL <= 0 {
+		o.RefreshTokenTTL = DefaultRefreshTokenTTL
+	}
+	if o.Issuer == "" {
+		o.Issuer = DefaultIssuer
+	}
+	if o.Audience == "" {
+		o.Audience = DefaultAudience
+	}
+	if o.HashWait <= 0 {
+		o.HashWait = DefaultHashWait
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
 	}
 	return o
 }
@@ -59,7 +122,7 @@ func optionsDefault(o Options) Options {
 // Models are the Bun models of the example service, in the order their
 // tables are created.
 func Models() []any {
-	return []any{(*models.User)(nil)}
+	return []any{(*models.User)(nil), (*models.Session)(nil), (*models.RefreshToken)(nil), (*models.Revocation)(nil), (*models.LoginFailure)(nil)}
 }
 
 // New builds the service on db with the default Options: the database
@@ -80,7 +143,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 			return nil, fmt.Errorf("app: generate JWT secret: %w", err)
 		}
 	}
-	passwords, err := controllers.NewPasswords(opts.BcryptCost)
+	passwords, err := controllers.NewPasswords(opts.BcryptCost, opts.HashWait)
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
@@ -93,12 +156,30 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
+	if opts.Admin != nil {
+		if err := ensureAdmin(opts.Context, users, passwords, *opts.Admin); err != nil {
+			return nil, fmt.Errorf("app: bootstrap admin: %w", err)
+		}
+	}
+	sess := sessions.New(db, users, sessions.Config{
+		Secret:     cfg.JWTSecret,
+		Issuer:     opts.Issuer,
+		Audience:   opts.Audience,
+		AccessTTL:  opts.AccessTokenTTL,
+		RefreshTTL: opts.RefreshTokenTTL,
+		Logger:     cfg.Logger,
+	})
+	sess.Start(opts.Context)
+	cfg.TokenChecker = sess
+	if opts.AuthRateLimit > 0 {
+		cfg.Middleware = append(cfg.Middleware, authRateLimit(cfg.BasePath, opts.AuthRateLimit, opts.RateLimitStorage))
+	}
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append([]router.Controller{
-		controllers.NewAuth(users, passwords, cfg.JWTSecret, opts.TokenTTL),
-		controllers.NewUsers(users, passwords),
+		controllers.NewAuth(users, passwords, sess, controllers.NewLoginThrottle(repositories.NewLoginFailures(db))),
+		controllers.NewUsers(users, passwords, sess),
 	}, cfg.Controllers...)
 	return router.New(cfg)
 }

@@ -2,29 +2,27 @@ package controllers
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
+	"net/http"
 	"time"
-
-	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/app/sessions"
+	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// Auth is the controller of /auth: the login that issues access tokens.
+// Auth is the controller of /auth: login, refresh and logout.
 type Auth struct {
 	users     *repositories.Users
 	passwords *Passwords
-	secret    []byte
-	ttl       time.Duration
+	sessions  *sessions.Service
+	throttle  *LoginThrottle
 }
 
-// NewAuth returns the auth controller; tokens are signed with secret, the
-// router's JWTSecret, and expire after ttl.
-func NewAuth(users *repositories.Users, passwords *Passwords, secret []byte, ttl time.Duration) *Auth {
-	return &Auth{users: users, passwords: passwords, secret: secret, ttl: ttl}
+// NewAuth returns the auth controller.
+func NewAuth(users *repositories.Users, passwords *Passwords, sessions *sessions.Service, throttle *LoginThrottle) *Auth {
+	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle}
 }
 
 // BasePath returns "/auth".
@@ -35,7 +33,8 @@ func (a *Auth) Tag() string { return "Auth" }
 
 // Description is the Auth tag's text in the docs UI.
 func (a *Auth) Description() string {
-	return "Log in with the OAuth2 password grant and get a bearer access token for the other routes."
+	return "Log in with the OAuth2 password grant for a short-lived bearer access token and a refresh token; " +
+		"refresh for a new pair (each refresh token works once); log out to end the session."
 }
 
 // Routes declares the routes of the controller.
@@ -44,11 +43,26 @@ func (a *Auth) Routes() []router.Route {
 		router.Post("/login", a.login,
 			router.Title("Log in"),
 			router.Description("The OAuth2 password grant: exchanges the email (username) and password of an active "+
-				"user for a bearer access token. Accepts the URL-encoded form OAuth2 clients and the docs' "+
-				"Authorize dialog send, or the same fields as JSON."),
+				"user for a bearer access token and a refresh token. Accepts the URL-encoded form OAuth2 clients and the docs' "+
+				"Authorize dialog send, or the same fields as JSON. After 5 failed logins for an account from one "+
+				"address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password."),
 			router.OperationID("login"),
 			router.BodyContentType(router.MIMEForm, router.MIMEJSON),
-			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType)),
+			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType, ErrTooManyRequests, ErrBusy)),
+		router.Post("/refresh", a.refresh,
+			router.Title("Refresh a session"),
+			router.Description("The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and "+
+				"refresh token of the same session; the presented refresh token stops working. Presenting it again "+
+				"is a 401 and ends the whole session (reuse detection)."),
+			router.OperationID("refresh"),
+			router.BodyContentType(router.MIMEForm, router.MIMEJSON),
+			router.Errors(ErrInvalidGrant, ErrUnsupportedGrantType, ErrTooManyRequests)),
+		router.Post("/logout", a.logout,
+			router.Title("Log out"),
+			router.Description("Ends the session of the refresh token: its refresh token and access tokens stop "+
+				"working on every instance. An unknown token ends nothing and is answered the same."),
+			router.OperationID("logout"),
+			router.Status(http.StatusNoContent)),
 	}
 }
 
@@ -57,37 +71,86 @@ type LoginInput struct {
 	Body dto.LoginRequest
 }
 
+// RefreshInput is the input of refresh.
+type RefreshInput struct {
+	Body dto.RefreshRequest
+}
+
+// LogoutInput is the input of logout.
+type LogoutInput struct {
+	Body dto.LogoutRequest
+}
+
 func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	if in.Body.GrantType != "" && in.Body.GrantType != "password" {
-		return nil, ErrUnsupportedGrantType.WithDetail("Only the password grant is supported.")
+		return nil, ErrUnsupportedGrantType.WithDetail("Only the password grant is supported here.")
 	}
-	u, err := a.users.GetByEmail(rc.Context(), normalizeEmail(in.Body.Username))
+	ctx := database.OnPrimary(rc.Context())
+	email, address := normalizeEmail(in.Body.Username), rc.Fiber().IP()
+	if err := a.throttle.allow(ctx, rc.Fiber(), email, address); err != nil {
+		return nil, err
+	}
+	u, err := a.users.GetByEmail(ctx, email)
+	var ok bool
 	switch {
 	case errors.Is(err, repositories.ErrNotFound):
-		a.passwords.CheckNone(in.Body.Password)
+		err = a.passwords.CheckNone(ctx, in.Body.Password)
+	case err == nil:
+		// The password is checked even for an inactive user, so that the
+		// answer takes as long as for an active one.
+		ok, err = a.passwords.Check(ctx, u.PasswordHash, in.Body.Password)
+		ok = ok && u.Active
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if err := a.throttle.failed(ctx, email, address); err != nil {
+			return nil, err
+		}
 		return nil, errInvalidCredentials
+	}
+	if err := a.throttle.succeeded(ctx, email, address); err != nil {
+		return nil, err
+	}
+	tok, err := a.sessions.Begin(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return tokenResponse(rc, tok), nil
+}
+
+func (a *Auth) refresh(rc *router.Ctx, in *RefreshInput) (*dto.Token, error) {
+	if in.Body.GrantType != "" && in.Body.GrantType != "refresh_token" {
+		return nil, ErrUnsupportedGrantType.WithDetail("Only the refresh_token grant is supported here.")
+	}
+	tok, err := a.sessions.Refresh(rc.Context(), in.Body.RefreshToken)
+	switch {
+	case errors.Is(err, sessions.ErrRefreshReused):
+		return nil, ErrInvalidGrant.WithDetail("The refresh token was already used; its session has ended. Log in again.")
+	case errors.Is(err, sessions.ErrInvalidRefresh):
+		return nil, ErrInvalidGrant.WithDetail("The refresh token is unknown, expired or revoked. Log in again.")
 	case err != nil:
 		return nil, err
 	}
-	// The password is checked even for an inactive user, so that the
-	// answer takes as long as for an active one.
-	if !a.passwords.Check(u.PasswordHash, in.Body.Password) || !u.Active {
-		return nil, errInvalidCredentials
-	}
+	return tokenResponse(rc, tok), nil
+}
 
-	now := time.Now().Truncate(time.Second)
-	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, &router.Claims{RegisteredClaims: jwt.RegisteredClaims{
-		Subject:   strconv.FormatInt(u.ID, 10),
-		IssuedAt:  jwt.NewNumericDate(now),
-		ExpiresAt: jwt.NewNumericDate(now.Add(a.ttl)),
-	}}).SignedString(a.secret)
-	if err != nil {
-		return nil, fmt.Errorf("sign token: %w", err)
-	}
+func (a *Auth) logout(rc *router.Ctx, in *LogoutInput) (*router.NoContent, error) {
+	return nil, a.sessions.End(rc.Context(), in.Body.RefreshToken)
+}
+
+// tokenResponse is the OAuth2 token response of tok, marked uncacheable.
+func tokenResponse(rc *router.Ctx, tok sessions.Token) *dto.Token {
 	// RFC 6749 §5.1: responses carrying tokens must not be cached.
 	rc.Fiber().Set("Cache-Control", "no-store")
 	rc.Fiber().Set("Pragma", "no-cache")
-	return &dto.Token{AccessToken: token, TokenType: "bearer", ExpiresIn: int64(a.ttl / time.Second)}, nil
+	return &dto.Token{
+		AccessToken:  tok.AccessToken,
+		TokenType:    "bearer",
+		ExpiresIn:    int64(tok.ExpiresIn / time.Second),
+		RefreshToken: tok.RefreshToken,
+	}
 }
 
 // errInvalidCredentials is the one answer of every failed login.

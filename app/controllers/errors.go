@@ -15,6 +15,15 @@ var (
 	// ErrInvalidCredentials answers every failed login alike: unknown
 	// email, wrong password or inactive user.
 	ErrInvalidCredentials = problem.Declare(http.StatusUnauthorized, "invalid_credentials", "Invalid credentials")
+	// ErrInvalidGrant answers a refresh token that is unknown, expired,
+	// revoked or reused, with the code OAuth2 uses for it.
+	ErrInvalidGrant = problem.Declare(http.StatusUnauthorized, "invalid_grant", "Invalid grant")
+	// ErrForbidden answers a caller acting on another user, or asking for
+	// a role or flag only an admin may set; its code is the router's own
+	// for a missing role, so clients branch on one code.
+	ErrForbidden = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
+	// ErrLastAdmin answers a change that would leave no active admin.
+	ErrLastAdmin = problem.Declare(http.StatusConflict, "last_admin", "Last active admin")
 	// ErrUnsupportedGrantType answers a login with a grant type other than
 	// password, with the code OAuth2 uses for it.
 	ErrUnsupportedGrantType = problem.Declare(http.StatusBadRequest, "unsupported_grant_type", "Unsupported grant type")

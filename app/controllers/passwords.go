@@ -1,9 +1,12 @@
 package controllers
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"runtime"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -14,18 +17,32 @@ import (
 // longer ones rather than ignore the rest.
 const maxPasswordBytes = 72
 
-// Passwords hashes and checks passwords with bcrypt at one cost.
+// ErrBusy answers a request whose password could not be hashed in time
+// because every hashing slot is taken; the router adds Retry-After.
+var ErrBusy = problem.Declare(http.StatusServiceUnavailable, "busy", "Too busy")
+
+// errBusy is ErrBusy with its detail.
+var errBusy = ErrBusy.WithDetail("Too many passwords are being checked at once; try again shortly.")
+
+// Passwords hashes and checks passwords with bcrypt at one cost, at most
+// GOMAXPROCS at a time: bcrypt is built to be slow, and a flood of logins
+// must not take every core from the other routes.
 type Passwords struct {
 	cost int
 	// dummy is a hash at the same cost that no password matches; a login
 	// for an unknown email is checked against it, so that it takes as long
 	// as one for a known email and the timing tells nothing.
 	dummy []byte
+	// slots holds a token per hashing in progress.
+	slots chan struct{}
+	// wait is how long a hashing waits for a slot before ErrBusy.
+	wait time.Duration
 }
 
 // NewPasswords returns the password hasher at cost, between bcrypt.MinCost
-// and bcrypt.MaxCost.
-func NewPasswords(cost int) (*Passwords, error) {
+// and bcrypt.MaxCost; a hashing waits at most wait for one of GOMAXPROCS
+// slots.
+func NewPasswords(cost int, wait time.Duration) (*Passwords, error) {
 	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
 		return nil, fmt.Errorf("bcrypt cost %d is not between %d and %d", cost, bcrypt.MinCost, bcrypt.MaxCost)
 	}
@@ -33,21 +50,47 @@ func NewPasswords(cost int) (*Passwords, error) {
 	if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("generate dummy password: %w", err)
 	}
-	dummy, err := bcrypt.GenerateFromPassword([]byte(fmt.Sprintf("%x", secret)), cost)
+	dummy, err := bcrypt.GenerateFromPassword(fmt.Appendf(nil, "%x", secret), cost)
 	if err != nil {
 		return nil, fmt.Errorf("hash dummy password: %w", err)
 	}
-	return &Passwords{cost: cost, dummy: dummy}, nil
+	return &Passwords{cost: cost, dummy: dummy, slots: make(chan struct{}, runtime.GOMAXPROCS(0)), wait: wait}, nil
 }
+
+// acquire takes a hashing slot, waiting at most p.wait; release gives it
+// back.
+func (p *Passwords) acquire(ctx context.Context) error {
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(p.wait)
+	defer t.Stop()
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	case <-t.C:
+		return errBusy
+	case <-ctx.Done():
+		return errBusy
+	}
+}
+
+func (p *Passwords) release() { <-p.slots }
 
 // Hash returns the bcrypt hash of password. A password over 72 bytes is a
 // 422 problem, since validate's max counts characters, not bytes.
-func (p *Passwords) Hash(password string) (string, error) {
+func (p *Passwords) Hash(ctx context.Context, password string) (string, error) {
 	if len(password) > maxPasswordBytes {
 		pr := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
 		pr.Errors = []problem.FieldError{{Field: "password", Message: fmt.Sprintf("must have at most %d bytes", maxPasswordBytes)}}
 		return "", pr
 	}
+	if err := p.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer p.release()
 	h, err := bcrypt.GenerateFromPassword([]byte(password), p.cost)
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
@@ -55,12 +98,18 @@ func (p *Passwords) Hash(password string) (string, error) {
 	return string(h), nil
 }
 
-// Check reports whether password matches hash.
-func (p *Passwords) Check(hash, password string) bool {
-	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+// Check reports whether password matches hash; ErrBusy when no slot freed
+// in time.
+func (p *Passwords) Check(ctx context.Context, hash, password string) (bool, error) {
+	if err := p.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer p.release()
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil, nil
 }
 
 // CheckNone spends the time of a Check on a password that matches nothing.
-func (p *Passwords) CheckNone(password string) {
-	_ = bcrypt.CompareHashAndPassword(p.dummy, []byte(password))
+func (p *Passwords) CheckNone(ctx context.Context, password string) error {
+	_, err := p.Check(ctx, string(p.dummy), password)
+	return err
 }

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -18,11 +20,18 @@ import (
 type Users struct {
 	users     *repositories.Users
 	passwords *Passwords
+	sessions  SessionEnder
+}
+
+// SessionEnder ends every session of a user, so that its access tokens
+// stop working: after a delete, a deactivation or a role change.
+type SessionEnder interface {
+	EndUser(ctx context.Context, userID int64) error
 }
 
 // NewUsers returns the users controller.
-func NewUsers(users *repositories.Users, passwords *Passwords) *Users {
-	return &Users{users: users, passwords: passwords}
+func NewUsers(users *repositories.Users, passwords *Passwords, sessions SessionEnder) *Users {
+	return &Users{users: users, passwords: passwords, sessions: sessions}
 }
 
 // BasePath returns "/users".
@@ -33,7 +42,7 @@ func (c *Users) Tag() string { return "Users" }
 
 // Description is the Users tag's text in the docs UI.
 func (c *Users) Description() string {
-	return "Sign up, then list, read, update and delete the users of the service."
+	return "Sign up, then read and update your own user; admins list, read, update and delete every user."
 }
 
 // Routes declares the routes of the controller.
@@ -41,11 +50,14 @@ func (c *Users) Routes() []router.Route {
 	return []router.Route{
 		router.Post("/", c.create,
 			router.Title("Sign up"),
-			router.Description("Creates a user. Public: this is how a new user gets an account to log in with. "+
-				"The email is stored lower-cased and must be unique regardless of case."),
+			router.Description("Creates a user. Public: this is how a new user gets an account to log in with, always an "+
+				"active member; asking for another role or an inactive account is a 403. With an admin's bearer token, "+
+				"role and active are honoured: this is how admins create users. The email is stored lower-cased and "+
+				"must be unique regardless of case."),
 			router.OperationID("createUser"),
 			router.Status(http.StatusCreated),
-			router.Errors(ErrEmailTaken)),
+			router.OptionalAuth(),
+			router.Errors(ErrEmailTaken, ErrForbidden)),
 		router.Get("/", c.list,
 			router.Title("List users"),
 			router.Description("Lists users by id, a page at a time, optionally filtered by role, active flag and a text "+
@@ -54,26 +66,44 @@ func (c *Users) Routes() []router.Route {
 				"follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are "+
 				"neither repeated nor skipped."),
 			router.OperationID("listUsers"),
-			router.Auth()),
-		router.Get("/:id", c.get,
-			router.Title("Get a user"),
-			router.Description("Returns the user with the id."),
-			router.OperationID("getUser"),
+			router.Roles(models.RoleAdmin)),
+		router.Get("/me", c.me,
+			router.Title("Get the caller"),
+			router.Description("Returns the user the bearer token belongs to."),
+			router.OperationID("getMe"),
 			router.Auth(),
 			router.Errors(ErrUserNotFound)),
+		router.Put("/me/password", c.changePassword,
+			router.Title("Change the caller's password"),
+			router.Description("Replaces the caller's password after checking the current one (a wrong one is a 422 "+
+				"naming current_password), and ends every session of the caller: log in again with the new password."),
+			router.OperationID("changePassword"),
+			router.Status(http.StatusNoContent),
+			router.Auth(),
+			router.Errors(ErrUserNotFound, ErrBusy)),
+		router.Get("/:id", c.get,
+			router.Title("Get a user"),
+			router.Description("Returns the user with the id: the caller itself, or any user for an admin."),
+			router.OperationID("getUser"),
+			router.Auth(),
+			router.Errors(ErrUserNotFound, ErrForbidden)),
 		router.Put("/:id", c.update,
 			router.Title("Update a user"),
-			router.Description("Replaces the email, name, role and active flag of a user."),
+			router.Description("Replaces the email, name, role and active flag of a user: the caller itself, or any user "+
+				"for an admin. Only an admin may change a role or the active flag (a user sends its own values back "+
+				"unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active "+
+				"flag ends the user's sessions."),
 			router.OperationID("updateUser"),
 			router.Auth(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
 		router.Delete("/:id", c.delete,
 			router.Title("Delete a user"),
-			router.Description("Deletes the user with the id; their email can sign up again."),
+			router.Description("Deletes the user with the id (the caller itself, or any user for an admin) and ends its "+
+				"sessions; the email can sign up again. The last active admin cannot be deleted (409)."),
 			router.OperationID("deleteUser"),
 			router.Status(http.StatusNoContent),
 			router.Auth(),
-			router.Errors(ErrUserNotFound)),
+			router.Errors(ErrUserNotFound, ErrForbidden, ErrLastAdmin)),
 	}
 }
 
@@ -108,7 +138,15 @@ type UpdateUserInput struct {
 }
 
 func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
-	hash, err := c.passwords.Hash(in.Body.Password)
+	who := callerOf(rc)
+	role, active := in.Body.Role, in.Body.Active == nil || *in.Body.Active
+	if role == "" {
+		role = models.RoleMember
+	}
+	if !who.admin() && (role != models.RoleMember || !active) {
+		return nil, ErrForbidden.WithDetail("Only an admin may create a user with a role other than member, or an inactive one.")
+	}
+	hash, err := c.passwords.Hash(rc.Context(), in.Body.Password)
 	if err != nil {
 		return nil, err
 	}
@@ -116,11 +154,8 @@ func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
 		Email:        normalizeEmail(in.Body.Email),
 		Name:         in.Body.Name,
 		PasswordHash: hash,
-		Role:         in.Body.Role,
-		Active:       in.Body.Active == nil || *in.Body.Active,
-	}
-	if u.Role == "" {
-		u.Role = models.RoleMember
+		Role:         role,
+		Active:       active,
 	}
 	if err := c.users.Create(rc.Context(), u); err != nil {
 		return nil, userError(err)
@@ -142,8 +177,48 @@ func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User]
 	return &out, nil
 }
 
+// MeInput is the input of getMe: the caller comes from the token.
+type MeInput struct{}
+
+func (c *Users) me(rc *router.Ctx, _ *MeInput) (*dto.User, error) {
+	return c.get(rc, &UserIDInput{ID: callerOf(rc).id})
+}
+
+// ChangePasswordInput is the input of changePassword.
+type ChangePasswordInput struct {
+	Body dto.PasswordChange
+}
+
+func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router.NoContent, error) {
+	ctx := database.OnPrimary(rc.Context())
+	u, err := c.users.Get(ctx, callerOf(rc).id)
+	if err != nil {
+		return nil, userError(err)
+	}
+	ok, err := c.passwords.Check(ctx, u.PasswordHash, in.Body.CurrentPassword)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		p := problem.New(http.StatusUnprocessableEntity, "The current password is wrong.")
+		p.Errors = []problem.FieldError{{Field: "current_password", Message: "is wrong"}}
+		return nil, p
+	}
+	hash, err := c.passwords.Hash(ctx, in.Body.NewPassword)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.users.SetPassword(ctx, u.ID, hash); err != nil {
+		return nil, userError(err)
+	}
+	return nil, c.sessions.EndUser(ctx, u.ID)
+}
+
 func (c *Users) get(rc *router.Ctx, in *UserIDInput) (*dto.User, error) {
-	u, err := c.users.Get(rc.Context(), in.ID)
+	if !callerOf(rc).mayAct(in.ID) {
+		return nil, errNotYours
+	}
+	u, err := c.users.Get(database.OnPrimary(rc.Context()), in.ID)
 	if err != nil {
 		return nil, userError(err)
 	}
@@ -152,6 +227,15 @@ func (c *Users) get(rc *router.Ctx, in *UserIDInput) (*dto.User, error) {
 }
 
 func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
+	who := callerOf(rc)
+	if !who.mayAct(in.ID) {
+		return nil, errNotYours
+	}
+	ctx := database.OnPrimary(rc.Context())
+	old, err := c.users.Get(ctx, in.ID)
+	if err != nil {
+		return nil, userError(err)
+	}
 	u := &models.User{
 		ID:     in.ID,
 		Email:  normalizeEmail(in.Body.Email),
@@ -159,15 +243,37 @@ func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 		Role:   in.Body.Role,
 		Active: *in.Body.Active,
 	}
-	if err := c.users.Update(rc.Context(), u); err != nil {
+	if !who.admin() && (u.Role != old.Role || u.Active != old.Active) {
+		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
+	}
+	if err := c.users.Update(ctx, u); err != nil {
 		return nil, userError(err)
+	}
+	if u.Role != old.Role || u.Active != old.Active {
+		if err := c.sessions.EndUser(ctx, u.ID); err != nil {
+			return nil, err
+		}
 	}
 	out := dto.UserOf(*u)
 	return &out, nil
 }
 
 func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
-	if err := c.users.Delete(rc.Context(), in.ID); err != nil {
+	if !callerOf(rc).mayAct(in.ID) {
+		return nil, errNotYours
+	}
+	ctx := database.OnPrimary(rc.Context())
+	// The sessions end first: their revocations outlive the user's rows.
+	if _, err := c.users.Get(ctx, in.ID); err != nil {
+		return nil, userError(err)
+	}
+	if err := c.users.CheckDelete(ctx, in.ID); err != nil {
+		return nil, userError(err)
+	}
+	if err := c.sessions.EndUser(ctx, in.ID); err != nil {
+		return nil, err
+	}
+	if err := c.users.Delete(ctx, in.ID); err != nil {
 		return nil, userError(err)
 	}
 	return nil, nil
@@ -186,6 +292,8 @@ func userError(err error) error {
 		return ErrUserNotFound
 	case errors.Is(err, repositories.ErrDuplicate):
 		return ErrEmailTaken.WithDetail("Another user already has this email.")
+	case errors.Is(err, repositories.ErrLastAdmin):
+		return ErrLastAdmin.WithDetail("The service must keep at least one active admin.")
 	}
 	return err
 }

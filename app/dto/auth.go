@@ -18,5 +18,23 @@ type Token struct {
 	// TokenType is always "bearer".
 	TokenType string `json:"token_type" doc:"Token type" enum:"bearer" example:"bearer" validate:"required"`
 	// ExpiresIn is the lifetime of the token in seconds.
-	ExpiresIn int64 `json:"expires_in" doc:"Seconds until the token expires" example:"3600" validate:"required"`
+	ExpiresIn int64 `json:"expires_in" doc:"Seconds until the access token expires" example:"900" validate:"required"`
+	// RefreshToken continues the session once: exchange it at
+	// /auth/refresh for a new pair.
+	RefreshToken string `json:"refresh_token" doc:"Opaque token for POST /auth/refresh; it works once (each refresh returns a new one)" example:"q3Zr0Y0x8j6pQ2wV6m1Vn4Kz5b9cA7eHfJdLgTsUyRw" validate:"required"`
+}
+
+// RefreshRequest is the body of a refresh: the OAuth2 refresh_token grant
+// as a form, or the same fields as JSON.
+type RefreshRequest struct {
+	// GrantType must be "refresh_token" when present.
+	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: refresh_token, the only one accepted here" example:"refresh_token"`
+	// RefreshToken is the refresh token of the last login or refresh.
+	RefreshToken string `json:"refresh_token" doc:"The refresh token of the last login or refresh" example:"q3Zr0Y0x8j6pQ2wV6m1Vn4Kz5b9cA7eHfJdLgTsUyRw" validate:"required,max=200"`
+}
+
+// LogoutRequest is the body of a logout.
+type LogoutRequest struct {
+	// RefreshToken names the session to end.
+	RefreshToken string `json:"refresh_token" doc:"The refresh token of the session to end" example:"q3Zr0Y0x8j6pQ2wV6m1Vn4Kz5b9cA7eHfJdLgTsUyRw" validate:"required,max=200"`
 }

@@ -61,3 +61,11 @@ type UpdateUserRequest struct {
 	// a silent false.
 	Active *bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
 }
+
+// PasswordChange is the body of a password change.
+type PasswordChange struct {
+	// CurrentPassword proves the caller knows the password.
+	CurrentPassword string `json:"current_password" doc:"The password now" format:"password" example:"correct-horse-battery" validate:"required,max=72"`
+	// NewPassword replaces it.
+	NewPassword string `json:"new_password" doc:"The new password, 8 to 72 bytes" format:"password" example:"battery-staple-horse" validate:"required,min=8,max=72"`
+}

@@ -13,6 +13,8 @@ var (
 	ErrNotFound = errors.New("repositories: not found")
 	// ErrDuplicate is returned when a write breaks a unique constraint.
 	ErrDuplicate = errors.New("repositories: duplicate")
+	// ErrLastAdmin is returned when a write would leave no active admin.
+	ErrLastAdmin = errors.New("repositories: last active admin")
 )
 
 // SQLSTATE and SQLite extended result code of a unique constraint

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/platform/database"
@@ -114,43 +115,99 @@ func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, cursor 
 
 // Update writes the email, name, role and active flag of u, whose id must
 // exist (else ErrNotFound), and reads the row back into u. A taken email is
-// ErrDuplicate.
+// ErrDuplicate; demoting or deactivating the last active admin is
+// ErrLastAdmin.
 func (r *Users) Update(ctx context.Context, u *models.User) error {
-	res, err := r.db.NewUpdate().Model(u).
-		Column("email", "name", "role", "active").
-		WherePK().
-		Returning("*").
-		Exec(ctx)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return ErrNotFound
-	case err != nil && isUniqueViolation(err):
-		return ErrDuplicate
-	case err != nil:
-		return fmt.Errorf("update user %d: %w", u.ID, err)
-	}
-	n, err := res.RowsAffected()
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if u.Role != models.RoleAdmin || !u.Active {
+			if err := keepAnAdmin(ctx, tx, u.ID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.NewUpdate().Model(u).
+			Column("email", "name", "role", "active").
+			WherePK().
+			Returning("*").
+			Exec(ctx)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return ErrNotFound
+		case err != nil && isUniqueViolation(err):
+			return ErrDuplicate
+		case err != nil:
+			return fmt.Errorf("update user %d: %w", u.ID, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("update user %d: %w", u.ID, err)
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// SetPassword replaces the password hash of the user with the id, or
+// answers ErrNotFound.
+func (r *Users) SetPassword(ctx context.Context, id int64, hash string) error {
+	res, err := r.db.NewUpdate().Model((*models.User)(nil)).Set("password_hash = ?", hash).Where("id = ?", id).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("update user %d: %w", u.ID, err)
+		return fmt.Errorf("set password of user %d: %w", id, err)
 	}
-	if n == 0 {
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return ErrNotFound
 	}
 	return nil
 }
 
-// Delete removes the user with the id, or answers ErrNotFound.
+// Delete removes the user with the id, or answers ErrNotFound; deleting
+// the last active admin is ErrLastAdmin.
 func (r *Users) Delete(ctx context.Context, id int64) error {
-	res, err := r.db.NewDelete().Model((*models.User)(nil)).Where("id = ?", id).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("delete user %d: %w", id, err)
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := keepAnAdmin(ctx, tx, id); err != nil {
+			return err
+		}
+		res, err := tx.NewDelete().Model((*models.User)(nil)).Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("delete user %d: %w", id, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("delete user %d: %w", id, err)
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// CheckDelete answers ErrLastAdmin when deleting the user with the id would
+// leave no active admin, before anything that must not happen for nothing
+// (ending its sessions). Delete checks again, in its transaction.
+func (r *Users) CheckDelete(ctx context.Context, id int64) error {
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return keepAnAdmin(ctx, tx, id)
+	})
+}
+
+// keepAnAdmin returns ErrLastAdmin when the user with the id is the only
+// active admin, so that it must not stop being one. On PostgreSQL the
+// active admins' rows stay locked until tx ends, so two admins demoting
+// each other at once cannot both succeed; SQLite has one writer anyway.
+func keepAnAdmin(ctx context.Context, tx bun.Tx, id int64) error {
+	var ids []int64
+	q := tx.NewSelect().Model((*models.User)(nil)).Column("id").
+		Where("role = ?", models.RoleAdmin).Where("active = ?", true)
+	if tx.Dialect().Name() == dialect.PG {
+		q = q.For("UPDATE")
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("delete user %d: %w", id, err)
+	if err := q.Scan(ctx, &ids); err != nil {
+		return fmt.Errorf("select active admins: %w", err)
 	}
-	if n == 0 {
-		return ErrNotFound
+	if len(ids) == 1 && ids[0] == id {
+		return ErrLastAdmin
 	}
 	return nil
 }

@@ -52,6 +52,9 @@ type config struct {
 	// ShutdownTimeout bounds the wait for requests in flight once the
 	// listener is closed.
 	ShutdownTimeout time.Duration
+	// Accounts are the settings of sessions, throttling and the bootstrap
+	// admin.
+	Accounts accounts
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 }
@@ -109,7 +112,12 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if cfg.DocsAuth && len(cfg.DocsUsers) == 0 {
 		return cfg, errors.New("DOCS_AUTH=true needs DOCS_USERS (user:pass,user2:pass2)")
 	}
+	if err := loadAccounts(&cfg, lookupEnv); err != nil {
+		return cfg, err
+	}
 	switch secret := getenv("JWT_SECRET"); {
+	case secret != "" && cfg.Env == "production" && len(secret) < minJWTSecret:
+		return cfg, fmt.Errorf("JWT_SECRET must have at least %d bytes when APP_ENV=production, got %d (make one with: openssl rand -base64 32)", minJWTSecret, len(secret))
 	case secret != "":
 		cfg.JWTSecret = []byte(secret)
 	case cfg.Env == "production":
@@ -217,4 +225,42 @@ func parseUsers(s string) (map[string]string, error) {
 		users[name] = pass
 	}
 	return users, nil
+}
+
+// minJWTSecret is the shortest JWT_SECRET production accepts: HS256 wants
+// a key at least as long as its hash.
+const minJWTSecret = 32
+
+// accounts are the settings of the example service's accounts.
+type accounts struct {
+	AccessTTL, RefreshTTL time.Duration
+	// AuthRateLimit is requests per minute per address on the public auth
+	// routes; 0 is off.
+	AuthRateLimit int
+	// AdminEmail and AdminPassword make the bootstrap admin when both are
+	// set.
+	AdminEmail, AdminPassword string
+}
+
+// loadAccounts reads the token lifetimes, the auth rate limit and the
+// bootstrap admin.
+func loadAccounts(cfg *config, lookupEnv func(string) (string, bool)) error {
+	getenv := func(key string) string { v, _ := lookupEnv(key); return v }
+	var err error
+	a := &cfg.Accounts
+	if a.AccessTTL, err = positiveDuration("ACCESS_TOKEN_TTL", envOr(lookupEnv, "ACCESS_TOKEN_TTL", "15m")); err != nil {
+		return err
+	}
+	if a.RefreshTTL, err = positiveDuration("REFRESH_TOKEN_TTL", envOr(lookupEnv, "REFRESH_TOKEN_TTL", "720h")); err != nil {
+		return err
+	}
+	limit := envOr(lookupEnv, "AUTH_RATE_LIMIT", "30")
+	if a.AuthRateLimit, err = strconv.Atoi(limit); err != nil || a.AuthRateLimit < 0 {
+		return fmt.Errorf("AUTH_RATE_LIMIT must be a whole number of requests per minute, 0 for no limit, got %q", limit)
+	}
+	a.AdminEmail, a.AdminPassword = getenv("ADMIN_EMAIL"), getenv("ADMIN_PASSWORD")
+	if (a.AdminEmail == "") != (a.AdminPassword == "") {
+		return errors.New("ADMIN_EMAIL and ADMIN_PASSWORD go together: set both to create the bootstrap admin, or neither")
+	}
+	return nil
 }

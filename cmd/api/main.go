@@ -14,6 +14,9 @@
 //	                     with 200 (the container image's HEALTHCHECK)
 //	api spec [-o file]   write the OpenAPI document without serving
 //	api version          print the version the binary was built with
+//	api users create --email E --name N --role R
+//	                     create an active user; the password is the first
+//	                     line of standard input
 //
 // The migrate subcommands use DATABASE_URL like the service and write their
 // report to standard error.
@@ -69,9 +72,11 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 		return migrate(ctx, cfg, logger, args, stderr)
 	case "healthcheck":
 		return healthcheck(ctx, cfg)
+	case "users":
+		return users(ctx, cfg, args, os.Stdin, os.Stdout)
 	case "spec":
 		return spec(ctx, cfg, logger, args, os.Stdout, stderr)
 	default:
-		return fmt.Errorf("unknown command %q (want serve, migrate, healthcheck, spec or version)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, healthcheck, spec, users or version)", cmd)
 	}
 }

@@ -71,15 +71,18 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			return err
 		}
 	}
+	opts, closeStorage, err := accountOptions(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer closeStorage()
+	opts.CursorSecret, opts.Count = cfg.PagingCursorSecret, database.CountAuto(cfg.PagingCountBudget)
 	rcfg := routerConfig(cfg, logger)
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
 	if cfg.Metrics {
 		rcfg.Metrics = metricsRegistry(db)
 	}
-	r, err := app.NewWithOptions(db, rcfg, app.Options{
-		CursorSecret: cfg.PagingCursorSecret,
-		Count:        database.CountAuto(cfg.PagingCountBudget),
-	})
+	r, err := app.NewWithOptions(db, rcfg, opts)
 	if err != nil {
 		return err
 	}

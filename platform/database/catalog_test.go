@@ -28,12 +28,6 @@ type (
 
 		ID int64 `bun:"id,pk,autoincrement"`
 	}
-	documented struct {
-		bun.BaseModel `bun:"table:documented"`
-
-		ID   int64  `bun:"id,pk,autoincrement" json:"id"`
-		Name string `bun:"name,notnull" json:"name" doc:"Display name"`
-	}
 )
 
 func (*badIndex) Indexes() []database.Index {

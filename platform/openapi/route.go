@@ -57,6 +57,9 @@ type Route struct {
 	Errors []ErrorResponse
 	// Auth reports whether the route requires a bearer JWT.
 	Auth bool
+	// OptionalAuth reports whether the route reads a bearer JWT when one is
+	// sent and serves anonymous callers too.
+	OptionalAuth bool
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
@@ -173,7 +176,11 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 		}
 		op.Description = note
 	}
-	if !rt.Auth && len(rt.Roles) == 0 {
+	switch {
+	case rt.OptionalAuth && !rt.Auth && len(rt.Roles) == 0:
+		// Anonymous ({}) or with a token, either scheme.
+		op.Security = &[]SecurityRequirement{{}, {SchemeOAuthLogin: []string{}}, {SchemeBearer: []string{}}}
+	case !rt.Auth && len(rt.Roles) == 0:
 		op.Security = &[]SecurityRequirement{}
 	}
 

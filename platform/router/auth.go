@@ -28,6 +28,16 @@ func (c *Claims) Validate() error {
 	return nil
 }
 
+// TokenChecker checks what a valid signature cannot tell: the issuer and
+// audience a service expects, and whether the session behind a token was
+// revoked. It runs on every request that presents a token, from the cache
+// of verified tokens or not, so a revocation takes effect on the next
+// request; it must be cheap (a map look-up, no database call).
+type TokenChecker interface {
+	// CheckToken returns an error when the verified claims must be refused.
+	CheckToken(claims *Claims) error
+}
+
 // claimsKey is the Fiber local the verifier leaves the claims under.
 const claimsKey = "router.claims"
 
@@ -61,7 +71,7 @@ func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
 		return nil, errUnauthorized.WithDetail("A bearer token is required.")
 	}
 	if claims := r.tokens.get(raw); claims != nil {
-		return claims, nil
+		return r.checkToken(fc, claims)
 	}
 	if err := r.verify(fc); err != nil {
 		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api", error="invalid_token"`)
@@ -76,6 +86,18 @@ func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
 		return nil, errors.New("verified token has unexpected claims type")
 	}
 	r.tokens.put(string(raw), claims)
+	return r.checkToken(fc, claims)
+}
+
+// checkToken runs Config.TokenChecker on verified claims.
+func (r *Router) checkToken(fc *fiber.Ctx, claims *Claims) (*Claims, error) {
+	if r.cfg.TokenChecker == nil {
+		return claims, nil
+	}
+	if err := r.cfg.TokenChecker.CheckToken(claims); err != nil {
+		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api", error="invalid_token"`)
+		return nil, errUnauthorized.WithDetail("The bearer token is invalid, expired or revoked.")
+	}
 	return claims, nil
 }
 

@@ -137,6 +137,11 @@ type Config struct {
 	//
 	// Optional. Default: nil
 	JWTSecret []byte
+	// TokenChecker, when set, checks the claims of every presented token
+	// after its signature (issuer, audience, revocation), cached or not.
+	//
+	// Optional. Default: nil (the signature and exp decide)
+	TokenChecker TokenChecker
 	// TokenCacheSize bounds the cache of verified tokens; 0 uses the default
 	// and a negative value turns the cache off.
 	//

@@ -21,7 +21,7 @@ const (
 // options are what a route's Go types cannot say.
 type options struct {
 	title, description, operationID, tag string
-	deprecated, auth                     bool
+	deprecated, auth, optionalAuth       bool
 	roles                                []string
 	status                               int
 	errors                               []*problem.Error
@@ -43,6 +43,13 @@ func Deprecated() Option { return func(o *options) { o.deprecated = true } }
 // Auth requires a valid HS256 bearer JWT; the handler reads its claims with
 // Ctx.Claims.
 func Auth() Option { return func(o *options) { o.auth = true } }
+
+// OptionalAuth reads a bearer token when the request sends one: a valid
+// token gives the handler its claims (Ctx.Caller), an invalid one is a 401,
+// and a request without one reaches the handler anonymously. It suits
+// public routes that do more for some callers, such as a sign-up where
+// admins may choose the role.
+func OptionalAuth() Option { return func(o *options) { o.optionalAuth = true } }
 
 // Roles requires a valid bearer token (as Auth does) whose role is one of
 // roles; any other caller gets a 403 problem before its input is read. The

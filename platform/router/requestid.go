@@ -58,6 +58,8 @@ func validRequestID(id []byte) bool {
 // the request log line, with the status the client gets. One handler keeps
 // the chain short, and the id costs no allocation.
 func (r *Router) requestScope(c *fiber.Ctx) (err error) {
+	// No response may be sniffed into another media type than it says.
+	c.Response().Header.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	if in := c.Request().Header.Peek(fiber.HeaderXRequestID); validRequestID(in) {
 		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, in)
 	} else {

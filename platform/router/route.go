@@ -93,7 +93,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}
-	if o.auth && len(r.cfg.JWTSecret) == 0 {
+	if (o.auth || o.optionalAuth) && len(r.cfg.JWTSecret) == 0 {
 		return nil, openapi.Route{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
 	}
 	if outType == reflect.TypeFor[NoContent]() {
@@ -107,21 +107,22 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	}
 
 	spec := openapi.Route{
-		Method:      method,
-		Path:        fullPath,
-		Summary:     o.title,
-		Description: o.description,
-		Deprecated:  o.deprecated,
-		OperationID: o.operationID,
-		Tag:         o.tag,
-		Plan:        p,
-		Output:      outType,
-		Status:      o.status,
-		Auth:        o.auth,
-		Roles:       o.roles,
+		Method:       method,
+		Path:         fullPath,
+		Summary:      o.title,
+		Description:  o.description,
+		Deprecated:   o.deprecated,
+		OperationID:  o.operationID,
+		Tag:          o.tag,
+		Plan:         p,
+		Output:       outType,
+		Status:       o.status,
+		Auth:         o.auth,
+		OptionalAuth: o.optionalAuth,
+		Roles:        o.roles,
 	}
 	errs := o.errors
-	if o.auth {
+	if o.auth || o.optionalAuth {
 		// What the verifier answers, so the 401 example has its real code.
 		errs = append(errs, errUnauthorized)
 	}
@@ -137,6 +138,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		maxLimit = r.cfg.MaxLimit
 		paged    = p.Paged()
 		auth     = o.auth
+		optional = o.optionalAuth && !o.auth
 		roles    = o.roles
 		status   = o.status
 		noBody   = outType == nil
@@ -154,6 +156,16 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 				return errForbidden.WithDetail("This operation requires the role %s.", strings.Join(roles, " or "))
 			}
 			c.claims = claims
+		} else if optional && len(fc.Request().Header.Peek(fiber.HeaderAuthorization)) > 0 {
+			claims, err := r.authenticate(fc)
+			if err != nil {
+				return err
+			}
+			c.claims = claims
+		}
+		if c.claims != nil {
+			// An answer for one caller must not be kept by shared caches.
+			fc.Set(fiber.HeaderCacheControl, "no-store")
 		}
 		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit}
 		if paged {

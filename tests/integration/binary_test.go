@@ -41,7 +41,7 @@ func TestBinary(t *testing.T) {
 			"HOST":         "127.0.0.1",
 			"PORT":         strconv.Itoa(port),
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
-			"JWT_SECRET":   "integration-test-secret",
+			"JWT_SECRET":   "integration-test-secret-of-32-bytes-or-more",
 		})
 		api.waitHealthy(t, port)
 

@@ -41,13 +41,13 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1]); err != nil {
+	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(server string) error {
+func run(server, adminEmail, adminPassword string) error {
 	ctx := context.Background()
 	c, err := client.NewClientWithResponses(server)
 	if err != nil {
@@ -62,17 +62,28 @@ func run(server string) error {
 	if created.JSON201 == nil {
 		return fmt.Errorf("createUser: status %d: %s", created.StatusCode(), created.Body)
 	}
+	// Listing users is for admins: log in as one, then refresh the
+	// session as a client does when the access token expires.
 	grant := "password"
 	login, err := c.LoginWithFormdataBodyWithResponse(ctx, client.LoginFormdataRequestBody{
-		GrantType: &grant, Username: email, Password: password})
+		GrantType: &grant, Username: adminEmail, Password: adminPassword})
 	if err != nil {
 		return err
 	}
 	if login.JSON200 == nil {
 		return fmt.Errorf("login: status %d: %s", login.StatusCode(), login.Body)
 	}
+	refreshGrant := "refresh_token"
+	refreshed, err := c.RefreshWithFormdataBodyWithResponse(ctx, client.RefreshFormdataRequestBody{
+		GrantType: &refreshGrant, RefreshToken: login.JSON200.RefreshToken})
+	if err != nil {
+		return err
+	}
+	if refreshed.JSON200 == nil || refreshed.JSON200.RefreshToken == login.JSON200.RefreshToken {
+		return fmt.Errorf("refresh: status %d, want a new pair: %s", refreshed.StatusCode(), refreshed.Body)
+	}
 	bearer := func(_ context.Context, req *http.Request) error {
-		req.Header.Set("Authorization", "Bearer "+login.JSON200.AccessToken)
+		req.Header.Set("Authorization", "Bearer "+refreshed.JSON200.AccessToken)
 		return nil
 	}
 	role := client.ListUsersParamsRoleMember
@@ -136,7 +147,8 @@ func TestGeneratedClient(t *testing.T) {
 		t.Fatalf("oapi-codegen: %v\n%s", err, out)
 	}
 	testkit.Go(t, dir, moduleEnv, "mod", "tidy")
-	out := testkit.Go(t, dir, moduleEnv, "run", ".", base)
+	a.adminToken(t) // creates the admin the client logs in as
+	out := testkit.Go(t, dir, moduleEnv, "run", ".", base, testAdminEmail, testAdminPassword)
 
 	for _, want := range []string{"listed 1 of 1 users, first generated@example.com", "without a token: 401 Unauthorized"} {
 		if !strings.Contains(out, want) {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/router"
 )
 
 func TestLogin(t *testing.T) {
@@ -34,7 +36,7 @@ func testLogin(t *testing.T, newDSN func(*testing.T) string) {
 		{"the email in another case", url.Values{"username": {"ADA@Example.com"}, "password": {password}}},
 	}
 	for _, tt := range accepted {
-		t.Run("a login with "+tt.name+" answers a bearer token for an hour", func(t *testing.T) {
+		t.Run("a login with "+tt.name+" answers a bearer token for 15 minutes", func(t *testing.T) {
 			res := a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: tt.body})
 			var tok struct {
 				AccessToken string `json:"access_token"`
@@ -42,8 +44,8 @@ func testLogin(t *testing.T, newDSN func(*testing.T) string) {
 				ExpiresIn   int    `json:"expires_in"`
 			}
 			res.decode(t, http.StatusOK, &tok)
-			if tok.TokenType != "bearer" || tok.ExpiresIn != 3600 {
-				t.Errorf("token_type %q, expires_in %d, want bearer and 3600", tok.TokenType, tok.ExpiresIn)
+			if tok.TokenType != "bearer" || tok.ExpiresIn != 900 {
+				t.Errorf("token_type %q, expires_in %d, want bearer and 900", tok.TokenType, tok.ExpiresIn)
 			}
 			if cc := res.header.Get("Cache-Control"); cc != "no-store" {
 				t.Errorf("Cache-Control %q, want no-store", cc)
@@ -60,7 +62,7 @@ func testLogin(t *testing.T, newDSN func(*testing.T) string) {
 			if claims.IssuedAt == nil || time.Since(claims.IssuedAt.Time) > time.Minute {
 				t.Errorf("iat %v, want about now", claims.IssuedAt)
 			}
-			if claims.IssuedAt != nil && claims.ExpiresAt.Sub(claims.IssuedAt.Time) != time.Hour {
+			if claims.IssuedAt != nil && claims.ExpiresAt.Sub(claims.IssuedAt.Time) != app.DefaultAccessTokenTTL {
 				t.Errorf("exp - iat = %v, want 1h", claims.ExpiresAt.Sub(claims.IssuedAt.Time))
 			}
 			a.send(t, req{method: http.MethodGet, path: fmt.Sprintf("/api/users/%d", ada.ID), token: tok.AccessToken}).
@@ -133,8 +135,12 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 	a := newUserAPI(t, newDSN(t))
 	valid := a.newUserToken(t, "holder@example.com")
 	now := time.Now()
-	claims := func(exp time.Time) *jwt.RegisteredClaims {
-		return &jwt.RegisteredClaims{Subject: "1", IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)), ExpiresAt: jwt.NewNumericDate(exp)}
+	// What the service's own tokens carry: issuer, audience, a session
+	// (one never revoked) and the role the route needs.
+	claims := func(exp time.Time) *router.Claims {
+		return &router.Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "1", Issuer: app.DefaultIssuer,
+			Audience: jwt.ClaimStrings{app.DefaultAudience}, IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)),
+			ExpiresAt: jwt.NewNumericDate(exp)}, Role: "admin", SessionID: "minted"}
 	}
 	unsigned, err := jwt.NewWithClaims(jwt.SigningMethodNone, claims(now.Add(time.Hour))).SignedString(jwt.UnsafeAllowNoneSignatureType)
 	if err != nil {

@@ -46,7 +46,7 @@ func newOutageAPI(t *testing.T, dsn string, pool database.Pool) (*userAPI, *bun.
 	if err != nil {
 		t.Fatalf("build service: %v", err)
 	}
-	return &userAPI{r: r, passwords: map[string]bool{}}, db
+	return &userAPI{r: r, db: db, passwords: map[string]bool{}}, db
 }
 
 // wantUnavailable checks a 503 problem with Retry-After and the code.

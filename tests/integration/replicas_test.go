@@ -144,7 +144,10 @@ func TestReadReplicasBinary(t *testing.T) {
 		"PORT":                  strconv.Itoa(port),
 		"DATABASE_URL":          dsn,
 		"DATABASE_REPLICA_URLS": replica.URL(t, dsn),
-		"JWT_SECRET":            "integration-test-secret",
+		"JWT_SECRET":            "integration-test-secret-of-32-bytes-or-more",
+		// The bootstrap admin, who may list the users.
+		"ADMIN_EMAIL":    "first@example.com",
+		"ADMIN_PASSWORD": "replica-pass-1",
 	})
 	api.waitHealthy(t, port)
 	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/api"
@@ -167,7 +170,6 @@ func TestReadReplicasBinary(t *testing.T) {
 			t.Fatalf("sign up %s: %d %s", email, res.Status, res.Body)
 		}
 	}
-	signUp(t, "first@example.com")
 	// The login is another request, which may read from the replica: wait
 	// until it has the new user (see the README on read-your-writes
 	// across requests).

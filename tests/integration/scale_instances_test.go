@@ -37,7 +37,7 @@ func TestInstancesStartTogether(t *testing.T) {
 			"HOST":             "127.0.0.1",
 			"PORT":             strconv.Itoa(ports[i]),
 			"DATABASE_URL":     dsn,
-			"JWT_SECRET":       "integration-test-secret",
+			"JWT_SECRET":       "integration-test-secret-of-32-bytes-or-more",
 			"APP_ENV":          "production", // JSON logs, read below
 			"MIGRATE_ON_START": "true",
 		})

@@ -36,7 +36,7 @@ func testUserMigrations(t *testing.T, newDSN func(*testing.T) string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &userAPI{r: r, passwords: map[string]bool{}}
+	a := &userAPI{r: r, db: db, passwords: map[string]bool{}}
 	signUp := req{method: http.MethodPost, path: "/api/users",
 		body: map[string]any{"email": "first@example.com", "name": "First", "password": "migration-pass-1"}}
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
@@ -48,7 +50,11 @@ var leakWords = []string{"$2a$", "$2b$", "$2y$", "password_hash", "SQLSTATE", "p
 // applied and a low bcrypt cost. Every response it sees is scanned for
 // leaks: leakWords and every password any request sent.
 type userAPI struct {
-	r *router.Router
+	r  *router.Router
+	db *bun.DB
+	// admin makes the test admin on first use, so that the tests that
+	// need none count only their own users.
+	admin sync.Once
 
 	mu        sync.Mutex
 	passwords map[string]bool
@@ -80,7 +86,7 @@ func newUserAPIWith(t *testing.T, dsn string, opts app.Options) *userAPI {
 	if err != nil {
 		t.Fatalf("build service: %v", err)
 	}
-	a := &userAPI{r: r, passwords: map[string]bool{}}
+	a := &userAPI{r: r, db: db, passwords: map[string]bool{}}
 	t.Cleanup(func() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -205,16 +211,20 @@ func (a *userAPI) scan(t *testing.T, rq req, res response) {
 }
 
 // leaks returns the words that body, or the claims of an access token in
-// it, holds, case aside. An access token is random base64, in which any
-// short word turns up now and then, so its claims are scanned instead of
-// its text.
+// it, holds, case aside. Tokens are random base64, in which any short word
+// turns up now and then: an access token's claims are scanned instead of
+// its text, and a refresh token, opaque, is left out.
 func leaks(body []byte, words []string) []string {
 	text := string(body)
 	var token struct {
-		AccessToken string `json:"access_token"`
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
 	}
 	if json.Unmarshal(body, &token) == nil && token.AccessToken != "" {
 		text = strings.ReplaceAll(text, token.AccessToken, "") + " " + tokenClaimsText(token.AccessToken)
+	}
+	if token.RefreshToken != "" {
+		text = strings.ReplaceAll(text, token.RefreshToken, "")
 	}
 	lower := strings.ToLower(text)
 	var found []string
@@ -354,7 +364,13 @@ func (res response) wantFields(t *testing.T, status int, fields ...string) {
 // signUp signs up a user and returns it.
 func (a *userAPI) signUp(t *testing.T, body map[string]any) userJSON {
 	t.Helper()
-	return a.send(t, req{method: http.MethodPost, path: "/api/users", body: body}).wantUser(t, http.StatusCreated)
+	var token string
+	if _, ok := body["role"]; ok {
+		token = a.adminToken(t) // only admins choose a role or the active flag
+	} else if _, ok := body["active"]; ok {
+		token = a.adminToken(t)
+	}
+	return a.send(t, req{method: http.MethodPost, path: "/api/users", token: token, body: body}).wantUser(t, http.StatusCreated)
 }
 
 // login logs in with JSON and returns the access token.
@@ -376,8 +392,29 @@ func (a *userAPI) login(t *testing.T, email, password string) string {
 func (a *userAPI) newUserToken(t *testing.T, email string) string {
 	t.Helper()
 	const password = "token-holder-pass-7"
-	a.signUp(t, map[string]any{"email": email, "name": "Token Holder", "password": password})
+	// An admin: the users routes these tokens call are admin-only.
+	a.signUp(t, map[string]any{"email": email, "name": "Token Holder", "password": password, "role": "admin"})
 	return a.login(t, email, password)
+}
+
+// The test admin of a userAPI.
+const (
+	testAdminEmail    = "root@example.com"
+	testAdminPassword = "root-pass-0123"
+)
+
+// adminToken logs the test admin in, creating it on first use as
+// `api users create` does, and returns its access token.
+func (a *userAPI) adminToken(t *testing.T) string {
+	t.Helper()
+	a.admin.Do(func() {
+		// A test may have made it already, as the bootstrap admin.
+		_, err := app.CreateUser(t.Context(), a.db, app.NewUser{Email: testAdminEmail, Name: "Test Admin", Password: testAdminPassword, Role: "admin"}, bcrypt.MinCost)
+		if err != nil && !errors.Is(err, app.ErrUserExists) {
+			t.Fatalf("create the test admin: %v", err)
+		}
+	})
+	return a.login(t, testAdminEmail, testAdminPassword)
 }
 
 // mintToken signs claims with secret, as a client that knows it could.

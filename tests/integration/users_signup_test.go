@@ -134,7 +134,7 @@ func testSignUp(t *testing.T, newDSN func(*testing.T) string) {
 			seen[id] = true
 		}
 		var page pageJSON
-		a.send(t, req{method: http.MethodGet, path: "/api/users?q=parallel&limit=100", token: a.login(t, "parallel00@example.com", "parallel-pass-1")}).
+		a.send(t, req{method: http.MethodGet, path: "/api/users?q=parallel&limit=100", token: a.adminToken(t)}).
 			decode(t, http.StatusOK, &page)
 		if page.TotalElements != clients {
 			t.Errorf("%d parallel users listed, want %d", page.TotalElements, clients)

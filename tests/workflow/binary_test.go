@@ -101,7 +101,7 @@ func TestImageBinary(t *testing.T) {
 			"HOST":         "127.0.0.1",
 			"PORT":         strconv.Itoa(port),
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
-			"JWT_SECRET":   "workflow-test-secret",
+			"JWT_SECRET":   "workflow-test-secret-of-32-bytes-or-more",
 			"APP_ENV":      "production",
 		}
 		stop := startServer(t, bin, env)

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/app/controllers"
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/platform/database"
+)
+
+// NewUser is a user created outside the API: the bootstrap admin, or one
+// made by `api users create`.
+type NewUser struct {
+	Email, Name, Password string
+	// Role is admin, member or guest; the bootstrap admin is always an
+	// admin.
+	Role string
+}
+
+// ErrUserExists is returned by CreateUser for an email already taken.
+var ErrUserExists = errors.New("a user with this email exists")
+
+// CreateUser creates an active user from nu on db, hashing its password at
+// cost (0 is bcrypt's default); a taken email is ErrUserExists.
+func CreateUser(ctx context.Context, db *bun.DB, nu NewUser, cost int) (*models.User, error) {
+	passwords, err := controllers.NewPasswords(optionsDefault(Options{BcryptCost: cost}).BcryptCost, DefaultHashWait)
+	if err != nil {
+		return nil, err
+	}
+	return createUser(ctx, repositories.NewUsers(db), passwords, nu)
+}
+
+func createUser(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser) (*models.User, error) {
+	switch nu.Role {
+	case models.RoleAdmin, models.RoleMember, models.RoleGuest:
+	default:
+		return nil, fmt.Errorf("role must be admin, member or guest, got %q", nu.Role)
+	}
+	email := strings.ToLower(strings.TrimSpace(nu.Email))
+	if !strings.Contains(email, "@") {
+		return nil, fmt.Errorf("email %q is not an email address", nu.Email)
+	}
+	if len(nu.Password) < 8 || len(nu.Password) > 72 {
+		return nil, errors.New("password must have 8 to 72 bytes")
+	}
+	name := strings.TrimSpace(nu.Name)
+	if name == "" {
+		name = "Administrator"
+	}
+	hash, err := passwords.Hash(ctx, nu.Password)
+	if err != nil {
+		return nil, err
+	}
+	u := &models.User{Email: email, Name: name, PasswordHash: hash, Role: nu.Role, Active: true}
+	if err := users.Create(ctx, u); err != nil {
+		if errors.Is(err, repositories.ErrDuplicate) {
+			return nil, ErrUserExists
+		}
+		return nil, err
+	}
+	return u, nil
+}
+
+// ensureAdmin creates the bootstrap admin unless a user with its email
+// exists; an existing user is left as it is.
+func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser) error {
+	nu.Role = models.RoleAdmin
+	_, err := users.GetByEmail(database.OnPrimary(ctx), strings.ToLower(strings.TrimSpace(nu.Email)))
+	switch {
+	case err == nil:
+		return nil
+	case !errors.Is(err, repositories.ErrNotFound):
+		return err
+	}
+	if _, err := createUser(ctx, users, passwords, nu); err != nil && !errors.Is(err, ErrUserExists) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package repositories
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/app/models"
+)
+
+// LoginFailures is the repository of failed logins, counted per account
+// and client address in the database so that every instance sees them.
+type LoginFailures struct {
+	db bun.IDB
+}
+
+// NewLoginFailures returns the repository of failed logins on db.
+func NewLoginFailures(db bun.IDB) *LoginFailures {
+	return &LoginFailures{db: db}
+}
+
+// Recent returns how many logins for email from address failed after
+// since, and when the oldest of them failed.
+func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time) (int, time.Time, error) {
+	var rows []models.LoginFailure
+	if err := r.db.NewSelect().Model(&rows).Column("failed_at").
+		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).
+		Order("failed_at").
+		Scan(ctx); err != nil {
+		return 0, time.Time{}, fmt.Errorf("select login failures: %w", err)
+	}
+	if len(rows) == 0 {
+		return 0, time.Time{}, nil
+	}
+	return len(rows), rows[0].FailedAt, nil
+}
+
+// Add records a failed login for email from address at now.
+func (r *LoginFailures) Add(ctx context.Context, email, address string, now time.Time) error {
+	if _, err := r.db.NewInsert().Model(&models.LoginFailure{Email: email, Address: address, FailedAt: now}).Exec(ctx); err != nil {
+		return fmt.Errorf("insert login failure: %w", err)
+	}
+	return nil
+}
+
+// Clear forgets the failed logins for email from address, after a
+// successful one.
+func (r *LoginFailures) Clear(ctx context.Context, email, address string) error {
+	if _, err := r.db.NewDelete().Model((*models.LoginFailure)(nil)).
+		Where("email = ?", email).Where("address = ?", address).Exec(ctx); err != nil {
+		return fmt.Errorf("delete login failures: %w", err)
+	}
+	return nil
+}
+
+// Prune deletes the failures older than before.
+func (r *LoginFailures) Prune(ctx context.Context, before time.Time) error {
+	if _, err := r.db.NewDelete().Model((*models.LoginFailure)(nil)).Where("failed_at <= ?", before).Exec(ctx); err != nil {
+		return fmt.Errorf("prune login failures: %w", err)
+	}
+	return nil
+}

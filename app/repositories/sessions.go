@@ -1,0 +1,212 @@
+package repositories
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/asapjs/fiber-template/app/models"
+)
+
+// RevokedChannel is the PostgreSQL notification channel a revocation is
+// announced on, its payload the session id.
+const RevokedChannel = "session_revoked"
+
+// Errors of refresh-token exchanges.
+var (
+	// ErrReused is returned for a refresh token that was already rotated:
+	// its session is revoked by then.
+	ErrReused = errors.New("repositories: refresh token reused")
+	// ErrSessionEnded is returned for a refresh token of an expired or
+	// revoked session.
+	ErrSessionEnded = errors.New("repositories: session ended")
+)
+
+// Sessions is the repository of login sessions, their refresh tokens and
+// the revocations every instance honours.
+type Sessions struct {
+	db bun.IDB
+}
+
+// NewSessions returns the repository of sessions on db.
+func NewSessions(db bun.IDB) *Sessions {
+	return &Sessions{db: db}
+}
+
+// Create stores a new session s and its first refresh token's hash.
+func (r *Sessions) Create(ctx context.Context, s *models.Session, refreshHash string) error {
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(s).Exec(ctx); err != nil {
+			return fmt.Errorf("insert session: %w", err)
+		}
+		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: refreshHash, SessionID: s.ID}).Exec(ctx); err != nil {
+			return fmt.Errorf("insert refresh token: %w", err)
+		}
+		return nil
+	})
+}
+
+// Rotate exchanges the refresh token with hash oldHash for newHash and
+// returns its session. A token already rotated is ErrReused, and revokes
+// the session with revocationTTL (RFC 9700 §4.14.2); an unknown one is
+// ErrNotFound, one of an ended session ErrSessionEnded.
+func (r *Sessions) Rotate(ctx context.Context, oldHash, newHash string, now time.Time, revocationTTL time.Duration) (*models.Session, error) {
+	var (
+		s      models.Session
+		reused bool
+	)
+	err := r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// Marking the token rotated is the test: of two exchanges racing
+		// with one token, one updates the row and the other finds it used.
+		res, err := tx.NewUpdate().Model((*models.RefreshToken)(nil)).
+			Set("rotated_at = ?", now).
+			Where("hash = ?", oldHash).Where("rotated_at IS NULL").
+			Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("rotate refresh token: %w", err)
+		}
+		var tok models.RefreshToken
+		if err := tx.NewSelect().Model(&tok).Where("hash = ?", oldHash).Scan(ctx); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			return fmt.Errorf("select refresh token: %w", err)
+		}
+		if err := tx.NewSelect().Model(&s).Where("id = ?", tok.SessionID).Scan(ctx); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrSessionEnded
+			}
+			return fmt.Errorf("select session: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			reused = true
+			return revoke(ctx, tx, []string{s.ID}, now, revocationTTL)
+		}
+		if !s.RevokedAt.IsZero() || !now.Before(s.ExpiresAt) {
+			return ErrSessionEnded
+		}
+		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: newHash, SessionID: s.ID}).Exec(ctx); err != nil {
+			return fmt.Errorf("insert refresh token: %w", err)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case reused:
+		return &s, ErrReused
+	}
+	return &s, nil
+}
+
+// SessionOf returns the session of the refresh token with hash, or
+// ErrNotFound.
+func (r *Sessions) SessionOf(ctx context.Context, hash string) (*models.Session, error) {
+	s := new(models.Session)
+	err := r.db.NewSelect().Model(s).
+		Where("id = (SELECT session_id FROM refresh_tokens WHERE hash = ?)", hash).
+		Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("select session of refresh token: %w", err)
+	}
+	return s, nil
+}
+
+// Revoke ends the sessions with the ids: it marks them revoked and keeps a
+// revocation record of each for ttl, the longest an access token of theirs
+// can still be valid. On PostgreSQL every instance is told through
+// RevokedChannel when the transaction commits.
+func (r *Sessions) Revoke(ctx context.Context, ids []string, now time.Time, ttl time.Duration) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return revoke(ctx, tx, ids, now, ttl)
+	})
+}
+
+// RevokeUser ends every unrevoked session of the user, as Revoke does, and
+// returns their ids.
+func (r *Sessions) RevokeUser(ctx context.Context, userID int64, now time.Time, ttl time.Duration) ([]string, error) {
+	var ids []string
+	err := r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := tx.NewSelect().Model((*models.Session)(nil)).Column("id").
+			Where("user_id = ?", userID).Where("revoked_at IS NULL").
+			Scan(ctx, &ids); err != nil {
+			return fmt.Errorf("select sessions of user %d: %w", userID, err)
+		}
+		return revoke(ctx, tx, ids, now, ttl)
+	})
+	return ids, err
+}
+
+// revoke marks the sessions revoked, records their revocations and, on
+// PostgreSQL, notifies RevokedChannel, all in tx.
+func revoke(ctx context.Context, tx bun.Tx, ids []string, now time.Time, ttl time.Duration) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := tx.NewUpdate().Model((*models.Session)(nil)).
+		Set("revoked_at = ?", now).
+		Where("id IN (?)", bun.List(ids)).Where("revoked_at IS NULL").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("revoke sessions: %w", err)
+	}
+	records := make([]models.Revocation, len(ids))
+	for i, id := range ids {
+		records[i] = models.Revocation{SessionID: id, ExpiresAt: now.Add(ttl)}
+	}
+	if _, err := tx.NewInsert().Model(&records).On("CONFLICT (session_id) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("insert revocations: %w", err)
+	}
+	if tx.Dialect().Name() == dialect.PG {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_notify(?, ?)", RevokedChannel, id); err != nil {
+				return fmt.Errorf("notify revocation: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Revocations returns the revocation records unexpired at now.
+func (r *Sessions) Revocations(ctx context.Context, now time.Time) ([]models.Revocation, error) {
+	var out []models.Revocation
+	if err := r.db.NewSelect().Model(&out).Where("expires_at > ?", now).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("select revocations: %w", err)
+	}
+	return out, nil
+}
+
+// Prune deletes what no longer matters at now: expired revocation records
+// and sessions that expired or were revoked before the longest access
+// token lifetime ago (their refresh tokens go with them).
+func (r *Sessions) Prune(ctx context.Context, now time.Time, accessTTL time.Duration) error {
+	if _, err := r.db.NewDelete().Model((*models.Revocation)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
+		return fmt.Errorf("prune revocations: %w", err)
+	}
+	old := now.Add(-accessTTL)
+	var ids []string
+	if err := r.db.NewSelect().Model((*models.Session)(nil)).Column("id").
+		Where("expires_at <= ? OR revoked_at <= ?", old, old).Scan(ctx, &ids); err != nil {
+		return fmt.Errorf("select ended sessions: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := r.db.NewDelete().Model((*models.RefreshToken)(nil)).Where("session_id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune refresh tokens: %w", err)
+	}
+	if _, err := r.db.NewDelete().Model((*models.Session)(nil)).Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
+		return fmt.Errorf("prune sessions: %w", err)
+	}
+	return nil
+}

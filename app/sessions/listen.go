@@ -1,0 +1,124 @@
+package sessions
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/platform/database"
+)
+
+// pruneEvery is how often expired revocations, sessions and login
+// failures are deleted.
+const pruneEvery = 10 * time.Minute
+
+// Start loads the unexpired revocations and keeps them current until ctx
+// is done or the database is closed: on PostgreSQL a listener on
+// repositories.RevokedChannel adds every revocation any instance commits,
+// reloading all of them after a reconnect; on SQLite, one process, the
+// revocations this instance makes are all there are. It also prunes what
+// expired. A failing first load (tables not migrated yet) is logged, not
+// fatal.
+func (s *Service) Start(ctx context.Context) {
+	if err := s.reload(ctx); err != nil {
+		s.cfg.Logger.Warn("load revocations", slog.Any("error", err))
+	}
+	if database.DialectOfDB(s.db) == database.Postgres {
+		go s.listen(ctx)
+	}
+	go s.maintain(ctx)
+}
+
+// reload adds every unexpired revocation record to the set.
+func (s *Service) reload(ctx context.Context) error {
+	records, err := s.repo.Revocations(database.OnPrimary(ctx), time.Now())
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		s.revoked.add(r.SessionID, r.ExpiresAt)
+	}
+	return nil
+}
+
+// closed reports whether err says the database was closed: the service
+// is going away.
+func closed(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "sql: database is closed")
+}
+
+// listen holds one connection listening on the revocation channel,
+// reconnecting after a failure with a pause of a second.
+func (s *Service) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := s.listenOnce(ctx)
+		if closed(err) || ctx.Err() != nil {
+			return
+		}
+		s.cfg.Logger.Warn("revocation listener lost its connection; reconnecting", slog.Any("error", err))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// listenOnce listens on one connection until it fails.
+func (s *Service) listenOnce(ctx context.Context) error {
+	conn, err := s.db.DB.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("revocation listener: connect: %w", err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("revocation listener: driver connection is %T, not pgx", dc)
+		}
+		pc := sc.Conn()
+		if _, err := pc.Exec(ctx, "LISTEN "+repositories.RevokedChannel); err != nil {
+			return fmt.Errorf("revocation listener: listen: %w", err)
+		}
+		// Whatever was revoked while the connection was down.
+		if err := s.reload(ctx); err != nil {
+			s.cfg.Logger.Warn("reload revocations", slog.Any("error", err))
+		}
+		for {
+			n, err := pc.WaitForNotification(ctx)
+			if err != nil {
+				// The connection is in an unknown state: not back to the pool.
+				return errors.Join(fmt.Errorf("revocation listener: wait: %w", err), driver.ErrBadConn)
+			}
+			s.revoked.add(n.Payload, time.Now().Add(s.revocationTTL()))
+		}
+	})
+}
+
+// maintain prunes expired revocations, sessions and login failures.
+func (s *Service) maintain(ctx context.Context) {
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		s.revoked.prune(now)
+		if err := s.repo.Prune(ctx, now, s.revocationTTL()); err != nil {
+			if closed(err) {
+				return
+			}
+			s.cfg.Logger.Warn("prune sessions", slog.Any("error", err))
+		}
+	}
+}

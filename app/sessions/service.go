@@ -1,0 +1,236 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// Config configures the sessions.
+type Config struct {
+	// Secret signs the access tokens (HS256); the router verifies them
+	// with the same secret.
+	Secret []byte
+	// Issuer is the iss claim of the access tokens, checked on every
+	// request.
+	Issuer string
+	// Audience is the aud claim of the access tokens, checked on every
+	// request.
+	Audience string
+	// AccessTTL is the lifetime of an access token.
+	AccessTTL time.Duration
+	// RefreshTTL is the lifetime of a session and its refresh tokens.
+	RefreshTTL time.Duration
+	// Logger receives the listener's and the pruning's failures.
+	Logger *slog.Logger
+}
+
+// Errors a caller of Refresh branches on.
+var (
+	// ErrInvalidRefresh is an unknown, expired or revoked refresh token,
+	// or one of a user who may no longer log in.
+	ErrInvalidRefresh = errors.New("sessions: invalid refresh token")
+	// ErrRefreshReused is a refresh token presented again after it was
+	// rotated: its session is revoked.
+	ErrRefreshReused = errors.New("sessions: refresh token reused")
+)
+
+// Token is a new pair: an access token and the refresh token continuing
+// its session.
+type Token struct {
+	AccessToken  string
+	RefreshToken string
+	ExpiresIn    time.Duration
+}
+
+// Service issues, rotates and ends sessions, and tells the router which
+// access tokens are revoked (it is a router.TokenChecker).
+type Service struct {
+	cfg      Config
+	db       *bun.DB
+	repo     *repositories.Sessions
+	users    *repositories.Users
+	revoked  *revokedSet
+	audience jwt.ClaimStrings
+}
+
+// New returns the sessions of the service on db. Start runs what keeps
+// the revocations current.
+func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Service{
+		cfg:      cfg,
+		db:       db,
+		repo:     repositories.NewSessions(db),
+		users:    users,
+		revoked:  newRevokedSet(),
+		audience: jwt.ClaimStrings{cfg.Audience},
+	}
+}
+
+// revocationTTL is how long a revocation must be remembered: as long as an
+// access token of the session may be valid, with a minute for clock skew.
+func (s *Service) revocationTTL() time.Duration { return s.cfg.AccessTTL + time.Minute }
+
+// Begin starts a session for u, who has just proved its password, and
+// returns its first pair.
+func (s *Service) Begin(ctx context.Context, u *models.User) (Token, error) {
+	id, err := newSessionID()
+	if err != nil {
+		return Token{}, err
+	}
+	refresh, hash, err := newRefreshToken()
+	if err != nil {
+		return Token{}, err
+	}
+	now := time.Now()
+	if err := s.repo.Create(ctx, &models.Session{ID: id, UserID: u.ID, ExpiresAt: now.Add(s.cfg.RefreshTTL)}, hash); err != nil {
+		return Token{}, fmt.Errorf("begin session: %w", err)
+	}
+	access, err := s.sign(u, id, now)
+	if err != nil {
+		return Token{}, err
+	}
+	return Token{AccessToken: access, RefreshToken: refresh, ExpiresIn: s.cfg.AccessTTL}, nil
+}
+
+// Refresh exchanges a refresh token for a new pair of the same session;
+// the presented token stops working. A token presented again after its
+// exchange is ErrRefreshReused and ends the session (RFC 9700 §4.14.2).
+func (s *Service) Refresh(ctx context.Context, refresh string) (Token, error) {
+	ctx = database.OnPrimary(ctx)
+	next, hash, err := newRefreshToken()
+	if err != nil {
+		return Token{}, err
+	}
+	now := time.Now()
+	sess, err := s.repo.Rotate(ctx, hashToken(refresh), hash, now, s.revocationTTL())
+	switch {
+	case errors.Is(err, repositories.ErrReused):
+		s.revoked.add(sess.ID, now.Add(s.revocationTTL()))
+		s.cfg.Logger.Warn("refresh token reused: session revoked", slog.String("sid", sess.ID), slog.Int64("user_id", sess.UserID))
+		return Token{}, ErrRefreshReused
+	case errors.Is(err, repositories.ErrNotFound), errors.Is(err, repositories.ErrSessionEnded):
+		return Token{}, ErrInvalidRefresh
+	case err != nil:
+		return Token{}, fmt.Errorf("refresh session: %w", err)
+	}
+	u, err := s.users.Get(ctx, sess.UserID)
+	switch {
+	case errors.Is(err, repositories.ErrNotFound):
+		return Token{}, ErrInvalidRefresh
+	case err != nil:
+		return Token{}, err
+	case !u.Active:
+		return Token{}, ErrInvalidRefresh
+	}
+	access, err := s.sign(u, sess.ID, now)
+	if err != nil {
+		return Token{}, err
+	}
+	return Token{AccessToken: access, RefreshToken: next, ExpiresIn: s.cfg.AccessTTL}, nil
+}
+
+// End ends the session of a refresh token (a logout). An unknown token
+// ends nothing and is no error, so that a logout can be repeated.
+func (s *Service) End(ctx context.Context, refresh string) error {
+	ctx = database.OnPrimary(ctx)
+	sess, err := s.repo.SessionOf(ctx, hashToken(refresh))
+	if errors.Is(err, repositories.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.revoke(ctx, []string{sess.ID})
+}
+
+// EndSession ends the session with the id.
+func (s *Service) EndSession(ctx context.Context, id string) error {
+	return s.revoke(database.OnPrimary(ctx), []string{id})
+}
+
+// EndUser ends every session of the user: after a delete, a deactivation,
+// a role change or a password change, its access tokens stop working.
+func (s *Service) EndUser(ctx context.Context, userID int64) error {
+	now := time.Now()
+	ids, err := s.repo.RevokeUser(database.OnPrimary(ctx), userID, now, s.revocationTTL())
+	if err != nil {
+		return fmt.Errorf("end sessions of user %d: %w", userID, err)
+	}
+	for _, id := range ids {
+		s.revoked.add(id, now.Add(s.revocationTTL()))
+	}
+	return nil
+}
+
+func (s *Service) revoke(ctx context.Context, ids []string) error {
+	now := time.Now()
+	if err := s.repo.Revoke(ctx, ids, now, s.revocationTTL()); err != nil {
+		return fmt.Errorf("end sessions: %w", err)
+	}
+	for _, id := range ids {
+		s.revoked.add(id, now.Add(s.revocationTTL()))
+	}
+	return nil
+}
+
+// sign returns an access token of u in the session sid.
+func (s *Service) sign(u *models.User, sid string, now time.Time) (string, error) {
+	now = now.Truncate(time.Second)
+	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, &router.Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Subject:   strconv.FormatInt(u.ID, 10),
+			Issuer:    s.cfg.Issuer,
+			Audience:  s.audience,
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.AccessTTL)),
+		},
+		Role:      u.Role,
+		SessionID: sid,
+	}).SignedString(s.cfg.Secret)
+	if err != nil {
+		return "", fmt.Errorf("sign access token: %w", err)
+	}
+	return token, nil
+}
+
+// errRevoked and its kin are why CheckToken refuses a token; the router
+// answers all of them with one 401.
+var (
+	errRevoked  = errors.New("session revoked")
+	errIssuer   = errors.New("wrong issuer")
+	errAudience = errors.New("wrong audience")
+	errNoSID    = errors.New("no session id")
+)
+
+// CheckToken refuses a token of another issuer or audience, without a
+// session, or of a revoked session. It is router.Config.TokenChecker, run
+// on every request with a token.
+func (s *Service) CheckToken(c *router.Claims) error {
+	switch {
+	case c.Issuer != s.cfg.Issuer:
+		return errIssuer
+	case !slices.Contains(c.Audience, s.cfg.Audience):
+		return errAudience
+	case c.SessionID == "":
+		return errNoSID
+	case s.revoked.has(c.SessionID):
+		return errRevoked
+	}
+	return nil
+}

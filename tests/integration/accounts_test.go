@@ -1,0 +1,292 @@
+package integration
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+// pair is a login's or a refresh's token response.
+type pair struct {
+	AccessToken  string `json:"access_token"`
+	TokenType    string `json:"token_type"`
+	ExpiresIn    int64  `json:"expires_in"`
+	RefreshToken string `json:"refresh_token"`
+}
+
+// loginPair logs in and returns the whole token response.
+func (a *userAPI) loginPair(t *testing.T, email, password string) pair {
+	t.Helper()
+	var p pair
+	a.send(t, req{method: http.MethodPost, path: "/api/auth/login",
+		body: map[string]string{"username": email, "password": password}}).decode(t, http.StatusOK, &p)
+	return p
+}
+
+// memberToken signs up a member and returns its id and access token.
+func (a *userAPI) memberToken(t *testing.T, email string) (int64, string) {
+	t.Helper()
+	const password = "member-pass-1234"
+	u := a.signUp(t, map[string]any{"email": email, "name": "Member", "password": password})
+	return u.ID, a.login(t, email, password)
+}
+
+func TestSignUpCannotEscalate(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newUserAPI(t, newDSN(t))
+		_, member := a.memberToken(t, "m@example.com")
+		body := func(extra string) []byte {
+			return []byte(`{"email":"x@example.com","name":"X","password":"x-password-1"` + extra + `}`)
+		}
+		cases := []struct {
+			name, token, extra string
+			status             int
+		}{
+			{"an anonymous sign-up asking for admin is a 403", "", `,"role":"admin"`, http.StatusForbidden},
+			{"an anonymous sign-up asking for guest is a 403", "", `,"role":"guest"`, http.StatusForbidden},
+			{"an anonymous inactive sign-up is a 403", "", `,"active":false`, http.StatusForbidden},
+			{"a member creating an admin is a 403", member, `,"role":"admin"`, http.StatusForbidden},
+			{"ROLE in capitals is an unknown member, a 400", "", `,"ROLE":"admin"`, http.StatusBadRequest},
+			{"a duplicated role is a 400", "", `,"role":"member","role":"admin"`, http.StatusBadRequest},
+			{"an unknown is_admin is a 400", "", `,"is_admin":true`, http.StatusBadRequest},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				a.send(t, req{method: http.MethodPost, path: "/api/users", token: c.token, body: body(c.extra), contentType: "application/json"}).wantProblem(t, c.status)
+			})
+		}
+		t.Run("an anonymous sign-up is an active member", func(t *testing.T) {
+			u := a.signUp(t, map[string]any{"email": "plain@example.com", "name": "P", "password": "plain-pass-1"})
+			if u.Role != "member" || !u.Active {
+				t.Errorf("got role %q active %v, want an active member", u.Role, u.Active)
+			}
+		})
+		t.Run("an admin creates an inactive admin", func(t *testing.T) {
+			u := a.send(t, req{method: http.MethodPost, path: "/api/users", token: a.adminToken(t),
+				body: body(`,"role":"admin","active":false`), contentType: "application/json"}).wantUser(t, http.StatusCreated)
+			if u.Role != "admin" || u.Active {
+				t.Errorf("got role %q active %v, want an inactive admin", u.Role, u.Active)
+			}
+		})
+	})
+}
+
+func TestOwnershipAndRoles(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newUserAPI(t, newDSN(t))
+		id, member := a.memberToken(t, "owner@example.com")
+		otherID, _ := a.memberToken(t, "other@example.com")
+		admin := a.adminToken(t)
+		var adminID int64
+		t.Run("a member may not list users, an admin may", func(t *testing.T) {
+			a.send(t, req{method: http.MethodGet, path: "/api/users", token: member}).wantProblem(t, http.StatusForbidden)
+			a.send(t, req{method: http.MethodGet, path: "/api/users", token: admin}).wantStatus(t, http.StatusOK)
+		})
+		t.Run("users/me is the caller", func(t *testing.T) {
+			if u := a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: member}).wantUser(t, http.StatusOK); u.ID != id {
+				t.Errorf("me is %d, want %d", u.ID, id)
+			}
+			adminID = a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: admin}).wantUser(t, http.StatusOK).ID
+		})
+		other := "/api/users/" + itoa(otherID)
+		own := "/api/users/" + itoa(id)
+		t.Run("a member may not read, change or delete another user", func(t *testing.T) {
+			a.send(t, req{method: http.MethodGet, path: other, token: member}).wantProblem(t, http.StatusForbidden)
+			a.send(t, req{method: http.MethodPut, path: other, token: member,
+				body: map[string]any{"email": "other@example.com", "name": "Hacked", "role": "member", "active": true}}).wantProblem(t, http.StatusForbidden)
+			a.send(t, req{method: http.MethodDelete, path: other, token: member}).wantProblem(t, http.StatusForbidden)
+		})
+		t.Run("a member changes its own name but not its role or active flag", func(t *testing.T) {
+			a.send(t, req{method: http.MethodPut, path: own, token: member,
+				body: map[string]any{"email": "owner@example.com", "name": "Renamed", "role": "member", "active": true}}).wantUser(t, http.StatusOK)
+			a.send(t, req{method: http.MethodPut, path: own, token: member,
+				body: map[string]any{"email": "owner@example.com", "name": "Renamed", "role": "admin", "active": true}}).wantProblem(t, http.StatusForbidden)
+			a.send(t, req{method: http.MethodPut, path: own, token: member,
+				body: []byte(`{"email":"owner@example.com","name":"R","role":"member","active":true,"ROLE":"admin"}`), contentType: "application/json"}).wantProblem(t, http.StatusBadRequest)
+		})
+		t.Run("the last active admin cannot be demoted, deactivated or deleted", func(t *testing.T) {
+			self := "/api/users/" + itoa(adminID)
+			for _, body := range []map[string]any{
+				{"email": testAdminEmail, "name": "Root", "role": "member", "active": true},
+				{"email": testAdminEmail, "name": "Root", "role": "admin", "active": false},
+			} {
+				a.send(t, req{method: http.MethodPut, path: self, token: admin, body: body}).wantProblem(t, http.StatusConflict)
+			}
+			a.send(t, req{method: http.MethodDelete, path: self, token: admin}).wantProblem(t, http.StatusConflict)
+		})
+		t.Run("a password change needs the current password, then ends the sessions", func(t *testing.T) {
+			a.send(t, req{method: http.MethodPut, path: "/api/users/me/password", token: member,
+				body: map[string]any{"current_password": "wrong-pass-000", "new_password": "new-pass-5678"}}).wantProblem(t, http.StatusUnprocessableEntity)
+			a.send(t, req{method: http.MethodPut, path: "/api/users/me/password", token: member,
+				body: map[string]any{"current_password": "member-pass-1234", "new_password": "new-pass-5678"}}).wantStatus(t, http.StatusNoContent)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: member}).wantProblem(t, http.StatusUnauthorized)
+			a.login(t, "owner@example.com", "new-pass-5678")
+		})
+		t.Run("an admin's role change ends the member's sessions", func(t *testing.T) {
+			token := a.login(t, "owner@example.com", "new-pass-5678")
+			a.send(t, req{method: http.MethodPut, path: own, token: admin,
+				body: map[string]any{"email": "owner@example.com", "name": "R", "role": "guest", "active": true}}).wantUser(t, http.StatusOK)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantProblem(t, http.StatusUnauthorized)
+		})
+	})
+}
+
+func TestSessions(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newUserAPI(t, newDSN(t))
+		a.memberToken(t, "s@example.com")
+		first := a.loginPair(t, "s@example.com", "member-pass-1234")
+		t.Run("the access token carries sub, sid, iat, exp, iss, aud and role", func(t *testing.T) {
+			claims := jwt.MapClaims{}
+			if _, _, err := jwt.NewParser().ParseUnverified(first.AccessToken, claims); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"sub", "sid", "iat", "exp", "iss", "aud", "role"} {
+				if claims[k] == nil {
+					t.Errorf("claim %s missing from %v", k, claims)
+				}
+			}
+			if first.RefreshToken == "" || first.TokenType != "bearer" || first.ExpiresIn != 900 {
+				t.Errorf("token response %+v", first)
+			}
+		})
+		refresh := func(token string) response {
+			return a.send(t, req{method: http.MethodPost, path: "/api/auth/refresh",
+				body: url.Values{"grant_type": {"refresh_token"}, "refresh_token": {token}}})
+		}
+		var second pair
+		t.Run("a refresh rotates: the new pair works, the old refresh token is refused", func(t *testing.T) {
+			refresh(first.RefreshToken).decode(t, http.StatusOK, &second)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: second.AccessToken}).wantStatus(t, http.StatusOK)
+		})
+		t.Run("reusing a rotated refresh token is a 401 and ends the whole session", func(t *testing.T) {
+			refresh(first.RefreshToken).wantProblem(t, http.StatusUnauthorized)
+			refresh(second.RefreshToken).wantProblem(t, http.StatusUnauthorized)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: second.AccessToken}).wantProblem(t, http.StatusUnauthorized)
+		})
+		t.Run("a logout is a 204 and ends the session's tokens", func(t *testing.T) {
+			p := a.loginPair(t, "s@example.com", "member-pass-1234")
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: p.AccessToken}).wantStatus(t, http.StatusOK)
+			a.send(t, req{method: http.MethodPost, path: "/api/auth/logout", body: map[string]string{"refresh_token": p.RefreshToken}}).wantStatus(t, http.StatusNoContent)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: p.AccessToken}).wantProblem(t, http.StatusUnauthorized)
+			refresh(p.RefreshToken).wantProblem(t, http.StatusUnauthorized)
+		})
+		t.Run("a deleted user's token is refused", func(t *testing.T) {
+			id, token := a.memberToken(t, "gone@example.com")
+			a.send(t, req{method: http.MethodDelete, path: "/api/users/" + itoa(id), token: token}).wantStatus(t, http.StatusNoContent)
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantProblem(t, http.StatusUnauthorized)
+		})
+		t.Run("every response says nosniff and authenticated ones no-store", func(t *testing.T) {
+			token := a.login(t, "s@example.com", "member-pass-1234")
+			res := a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token})
+			if res.header.Get("Cache-Control") != "no-store" || res.header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("headers %v", res.header)
+			}
+			if res := a.send(t, req{method: http.MethodGet, path: "/api/nowhere"}); res.header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("404 headers %v", res.header)
+			}
+		})
+	})
+}
+
+func TestLoginThrottle(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newUserAPI(t, newDSN(t))
+		a.memberToken(t, "t@example.com")
+		wrong := req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t@example.com", "password": "wrong-pass-99"}}
+		for range 5 {
+			a.send(t, wrong).wantProblem(t, http.StatusUnauthorized)
+		}
+		t.Run("the 6th attempt is a 429 with Retry-After, even with the right password", func(t *testing.T) {
+			res := a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t@example.com", "password": "member-pass-1234"}})
+			res.wantProblem(t, http.StatusTooManyRequests)
+			if res.header.Get("Retry-After") == "" {
+				t.Error("no Retry-After")
+			}
+		})
+		t.Run("another account from the same address is not throttled", func(t *testing.T) {
+			a.memberToken(t, "t2@example.com")
+		})
+	})
+}
+
+func TestAuthRateLimit(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newUserAPIWith(t, newDSN(t), app.Options{AuthRateLimit: 3})
+		login := req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "nobody@example.com", "password": "nobody-pass"}}
+		for range 3 {
+			res := a.send(t, login)
+			res.wantProblem(t, http.StatusUnauthorized)
+			if res.header.Get("RateLimit-Limit") != "3" || res.header.Get("RateLimit-Remaining") == "" || res.header.Get("RateLimit-Reset") == "" {
+				t.Errorf("rate limit headers %v", res.header)
+			}
+		}
+		res := a.send(t, login)
+		res.wantProblem(t, http.StatusTooManyRequests)
+		if res.header.Get("Retry-After") == "" {
+			t.Error("no Retry-After")
+		}
+		t.Run("other routes are not limited", func(t *testing.T) {
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: "x"}).wantProblem(t, http.StatusUnauthorized)
+		})
+	})
+}
+
+func TestRevocationReachesAnotherInstance(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	a := newUserAPI(t, dsn)
+	b := newUserAPI(t, dsn)
+	id, token := a.memberToken(t, "twice@example.com")
+	a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "twice@example.com", "password": "bad-pass-000"}}).wantProblem(t, http.StatusUnauthorized)
+	t.Run("the token works on the second instance, which caches it", func(t *testing.T) {
+		b.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantStatus(t, http.StatusOK)
+	})
+	t.Run("after a delete on the first, the second refuses the token within a second", func(t *testing.T) {
+		a.send(t, req{method: http.MethodDelete, path: "/api/users/" + itoa(id), token: a.adminToken(t)}).wantStatus(t, http.StatusNoContent)
+		deadline := time.Now().Add(time.Second)
+		for {
+			res, err := b.do(t, req{method: http.MethodGet, path: "/api/users/me", token: token})
+			if err == nil && res.status == http.StatusUnauthorized {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("second instance still answers %d a second after the delete", res.status)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	t.Run("failed logins counted on one instance throttle the other", func(t *testing.T) {
+		a.memberToken(t, "thr@example.com")
+		for range 5 {
+			a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "thr@example.com", "password": "bad-pass-000"}}).wantProblem(t, http.StatusUnauthorized)
+		}
+		res := b.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "thr@example.com", "password": "member-pass-1234"}})
+		res.wantProblem(t, http.StatusTooManyRequests)
+		if res.header.Get("Retry-After") == "" {
+			t.Error("no Retry-After")
+		}
+	})
+}
+
+func TestBootstrapAdminNeverChangesAUser(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		dsn := newDSN(t)
+		a := newUserAPI(t, dsn)
+		a.adminToken(t)
+		b := newUserAPIWith(t, dsn, app.Options{Admin: &app.NewUser{Email: testAdminEmail, Password: "another-pass-99"}})
+		b.send(t, req{method: http.MethodPost, path: "/api/auth/login",
+			body: map[string]string{"username": testAdminEmail, "password": "another-pass-99"}}).wantProblem(t, http.StatusUnauthorized)
+		b.adminToken(t)
+	})
+}
+
+// itoa formats an id for a path.
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }
