@@ -11,9 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 )
 
-// healthPaths are the HTTP paths a probe may use: /health-check until the
-// service has dedicated /readyz and /livez probes.
-var healthPaths = []string{"/health-check", "/readyz", "/livez"}
+// probePaths are the paths each probe must use: readiness asks whether the
+// pod can serve (database, migrations, not draining), liveness only whether
+// the process serves, so an outage never restarts pods.
+var probePaths = map[string]string{"readiness": "/readyz", "liveness": "/livez"}
 
 func TestManifests(t *testing.T) {
 	t.Parallel()
@@ -63,8 +64,8 @@ func checkManifests(t *testing.T, m manifests) {
 	t.Run("the deployment is probed on health paths and scraped by Prometheus", func(t *testing.T) {
 		for _, c := range dep.Spec.Template.Spec.Containers {
 			for kind, p := range map[string]*corev1.Probe{"readiness": c.ReadinessProbe, "liveness": c.LivenessProbe} {
-				if p == nil || p.HTTPGet == nil || !slices.Contains(healthPaths, p.HTTPGet.Path) {
-					t.Errorf("container %s: %s probe %+v, want an HTTP GET of one of %v", c.Name, kind, p, healthPaths)
+				if p == nil || p.HTTPGet == nil || p.HTTPGet.Path != probePaths[kind] {
+					t.Errorf("container %s: %s probe %+v, want an HTTP GET of %s", c.Name, kind, p, probePaths[kind])
 				}
 			}
 		}
