@@ -20,8 +20,13 @@ import (
 	"golang.org/x/mod/module"
 )
 
-// skipDirs are directories rename and resource never look into.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "tmp": true, "bin": true, "data": true}
+// skipDirs are directories rename never looks into, at any depth, and
+// rootOutputDirs those it skips at the root only: the build output and
+// local data of the Taskfile, air and the development database.
+var (
+	skipDirs       = map[string]bool{"node_modules": true, "vendor": true}
+	rootOutputDirs = map[string]bool{"tmp": true, "bin": true, "data": true}
+)
 
 // nameFiles are the files, relative to the root, where the project name
 // (the last element of the module path) names the image, the compose
@@ -100,7 +105,8 @@ func (r renamer) run() ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != r.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			atRoot := filepath.Dir(p) == filepath.Clean(r.root)
+			if p != r.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || atRoot && rootOutputDirs[d.Name()]) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -93,6 +93,9 @@ func TestRename(t *testing.T) {
 		"docs/notes.txt":    templateTree["docs/notes.txt"],
 		".git/config":       templateTree[".git/config"],
 		"node_modules/x.go": templateTree["node_modules/x.go"],
+		"data/app.go":       templateTree["data/app.go"],
+		// Below the root, data is a package like any other.
+		"app/data/data.go": "package data // github.com/acme/orders\n",
 	}
 	for name, w := range want {
 		if got[name] != w {
