@@ -64,6 +64,8 @@ var templateTree = map[string]string{
 	"docs/notes.txt":                         "fiber-template stays here\n",
 	".git/config":                            "url = example.com/old/fiber-template\n",
 	"node_modules/x.go":                      "package x // example.com/old/fiber-template\n",
+	"data/app.go":                            "package data // example.com/old/fiber-template\n",
+	"app/data/data.go":                       "package data // example.com/old/fiber-template\n",
 }
 
 func TestRename(t *testing.T) {
