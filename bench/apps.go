@@ -94,7 +94,7 @@ func RawApp(withMiddleware bool) *fiber.App {
 
 // RouterApp declares the route through the router, optionally behind JWT.
 func RouterApp(auth bool) (*fiber.App, error) {
-	opts := []router.Option{router.Title("List users")}
+	opts := []router.Option{router.Summary("List users")}
 	if auth {
 		opts = append(opts, router.Auth())
 	}

@@ -41,24 +41,24 @@ func (a *Auth) Description() string {
 func (a *Auth) Routes() []router.Route {
 	return []router.Route{
 		router.Post("/login", a.login,
-			router.Title("Log in"),
+			router.Summary("Log in"),
 			router.Description("The OAuth2 password grant: exchanges the email (username) and password of an active "+
 				"user for a bearer access token and a refresh token. Accepts the URL-encoded form OAuth2 clients and the docs' "+
 				"Authorize dialog send, or the same fields as JSON. After 5 failed logins for an account from one "+
 				"address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password."),
 			router.OperationID("login"),
-			router.BodyContentType(router.MIMEForm, router.MIMEJSON),
+			router.BodyContentType(router.MediaForm, router.MediaJSON),
 			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType, ErrTooManyRequests, ErrBusy)),
 		router.Post("/refresh", a.refresh,
-			router.Title("Refresh a session"),
+			router.Summary("Refresh a session"),
 			router.Description("The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and "+
 				"refresh token of the same session; the presented refresh token stops working. Presenting it again "+
 				"is a 401 and ends the whole session (reuse detection)."),
 			router.OperationID("refresh"),
-			router.BodyContentType(router.MIMEForm, router.MIMEJSON),
+			router.BodyContentType(router.MediaForm, router.MediaJSON),
 			router.Errors(ErrInvalidGrant, ErrUnsupportedGrantType, ErrTooManyRequests)),
 		router.Post("/logout", a.logout,
-			router.Title("Log out"),
+			router.Summary("Log out"),
 			router.Description("Ends the session of the refresh token: its refresh token and access tokens stop "+
 				"working on every instance. An unknown token ends nothing and is answered the same."),
 			router.OperationID("logout"),

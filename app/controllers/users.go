@@ -49,7 +49,7 @@ func (c *Users) Description() string {
 func (c *Users) Routes() []router.Route {
 	return []router.Route{
 		router.Post("/", c.create,
-			router.Title("Sign up"),
+			router.Summary("Sign up"),
 			router.Description("Creates a user. Public: this is how a new user gets an account to log in with, always an "+
 				"active member; asking for another role or an inactive account is a 403. With an admin's bearer token, "+
 				"role and active are honoured: this is how admins create users. The email is stored lower-cased and "+
@@ -59,7 +59,7 @@ func (c *Users) Routes() []router.Route {
 			router.OptionalAuth(),
 			router.Errors(ErrEmailTaken, ErrForbidden)),
 		router.Get("/", c.list,
-			router.Title("List users"),
+			router.Summary("List users"),
 			router.Description("Lists users by id, a page at a time, optionally filtered by role, active flag and a text "+
 				"that the name or email contains. has_next is always exact; total_elements and max_page are exact when "+
 				"total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, "+
@@ -68,13 +68,13 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("listUsers"),
 			router.Roles(models.RoleAdmin)),
 		router.Get("/me", c.me,
-			router.Title("Get the caller"),
+			router.Summary("Get the caller"),
 			router.Description("Returns the user the bearer token belongs to."),
 			router.OperationID("getMe"),
 			router.Auth(),
 			router.Errors(ErrUserNotFound)),
 		router.Put("/me/password", c.changePassword,
-			router.Title("Change the caller's password"),
+			router.Summary("Change the caller's password"),
 			router.Description("Replaces the caller's password after checking the current one (a wrong one is a 422 "+
 				"naming current_password), and ends every session of the caller: log in again with the new password."),
 			router.OperationID("changePassword"),
@@ -82,13 +82,13 @@ func (c *Users) Routes() []router.Route {
 			router.Auth(),
 			router.Errors(ErrUserNotFound, ErrBusy)),
 		router.Get("/:id", c.get,
-			router.Title("Get a user"),
+			router.Summary("Get a user"),
 			router.Description("Returns the user with the id: the caller itself, or any user for an admin."),
 			router.OperationID("getUser"),
 			router.Auth(),
 			router.Errors(ErrUserNotFound, ErrForbidden)),
 		router.Put("/:id", c.update,
-			router.Title("Update a user"),
+			router.Summary("Update a user"),
 			router.Description("Replaces the email, name, role and active flag of a user: the caller itself, or any user "+
 				"for an admin. Only an admin may change a role or the active flag (a user sends its own values back "+
 				"unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active "+
@@ -97,7 +97,7 @@ func (c *Users) Routes() []router.Route {
 			router.Auth(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
 		router.Delete("/:id", c.delete,
-			router.Title("Delete a user"),
+			router.Summary("Delete a user"),
 			router.Description("Deletes the user with the id (the caller itself, or any user for an admin) and ends its "+
 				"sessions; the email can sign up again. The last active admin cannot be deleted (409)."),
 			router.OperationID("deleteUser"),

@@ -91,10 +91,10 @@ func shapeRoutes() router.Group {
 		router.Get("/path/:id/:slug", func(_ *router.Ctx, in *shapesPath) (*map[string]any, error) { return echo(in) }),
 		router.Post("/json", func(_ *router.Ctx, in *shapesJSON) (*map[string]any, error) { return echo(in.Body) }),
 		router.Post("/form", func(_ *router.Ctx, in *shapesForm) (*map[string]any, error) { return echo(in.Body) },
-			router.BodyContentType(router.MIMEForm)),
+			router.BodyContentType(router.MediaForm)),
 		router.Post("/files", func(_ *router.Ctx, in *shapesFiles) (*map[string]any, error) {
 			return echo(map[string]any{"Caption": in.Body.Caption, "File": in.Body.File.Filename})
-		}, router.BodyContentType(router.MIMEMultipart)),
+		}, router.BodyContentType(router.MediaMultipart)),
 	}}
 }
 
@@ -177,7 +177,7 @@ func documentedFields(op *openapi.Operation) []docField {
 		out = append(out, docField{in: p.In, name: p.Name, required: p.Required, schema: p.Schema})
 	}
 	if op.RequestBody != nil {
-		if mt := op.RequestBody.Content[router.MIMEForm]; mt != nil {
+		if mt := op.RequestBody.Content[router.MediaForm]; mt != nil {
 			for name, s := range mt.Schema.Properties {
 				required := false
 				for _, r := range mt.Schema.Required {
@@ -216,7 +216,7 @@ func (f docField) request(path string, fields []docField, name, value string) *h
 	}
 	if f.in == "form" {
 		req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", router.MIMEForm)
+		req.Header.Set("Content-Type", router.MediaForm)
 		return req
 	}
 	return httptest.NewRequest(http.MethodGet, target, nil)
@@ -333,7 +333,7 @@ func TestJSONBodiesAreCheckedAgainstTheirSchema(t *testing.T) {
 		return do(t, r, req)
 	}
 	t.Run("a body the schema accepts binds every member", func(t *testing.T) {
-		resp, body := post(`{"name":"Ada","role":"admin","note":null,"tags":["x"],"email":"a@b.co"}`, router.MIMEJSON)
+		resp, body := post(`{"name":"Ada","role":"admin","note":null,"tags":["x"],"email":"a@b.co"}`, router.MediaJSON)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("status %d: %s", resp.StatusCode, body)
 		}
@@ -347,22 +347,22 @@ func TestJSONBodiesAreCheckedAgainstTheirSchema(t *testing.T) {
 		status                  int
 		field                   string
 	}{
-		{"a missing required member", `{"role":"admin"}`, router.MIMEJSON, 422, "name"},
-		{"an empty required string", `{"name":"","role":"admin"}`, router.MIMEJSON, 422, "name"},
-		{"a string past its length, counted in characters", `{"name":"ÄÄÄÄÄÄ","role":"admin"}`, router.MIMEJSON, 422, "name"},
-		{"null for a member that is not nullable", `{"name":"Ada","role":null}`, router.MIMEJSON, 422, "role"},
-		{"a value outside the enum", `{"name":"Ada","role":"root"}`, router.MIMEJSON, 422, "role"},
-		{"a nullable member past its length", `{"name":"Ada","role":"admin","note":"long"}`, router.MIMEJSON, 422, "note"},
-		{"too many items", `{"name":"Ada","role":"admin","tags":["a","b","c"]}`, router.MIMEJSON, 422, "tags"},
-		{"a bad email", `{"name":"Ada","role":"admin","email":"nope"}`, router.MIMEJSON, 422, "email"},
-		{"a NUL in a string", `{"name":"A\u0000a","role":"admin"}`, router.MIMEJSON, 422, "name"},
-		{"a member of the wrong type", `{"name":5,"role":"admin"}`, router.MIMEJSON, 400, "name"},
-		{"a member spelt in another case", `{"name":"Ada","ROLE":"admin","role":"member"}`, router.MIMEJSON, 400, "ROLE"},
-		{"a duplicated member", `{"name":"Ada","role":"member","role":"admin"}`, router.MIMEJSON, 400, "role"},
-		{"an unknown member", `{"name":"Ada","role":"member","is_admin":true}`, router.MIMEJSON, 400, "is_admin"},
-		{"a body that is not JSON", `{"name":`, router.MIMEJSON, 400, ""},
+		{"a missing required member", `{"role":"admin"}`, router.MediaJSON, 422, "name"},
+		{"an empty required string", `{"name":"","role":"admin"}`, router.MediaJSON, 422, "name"},
+		{"a string past its length, counted in characters", `{"name":"ÄÄÄÄÄÄ","role":"admin"}`, router.MediaJSON, 422, "name"},
+		{"null for a member that is not nullable", `{"name":"Ada","role":null}`, router.MediaJSON, 422, "role"},
+		{"a value outside the enum", `{"name":"Ada","role":"root"}`, router.MediaJSON, 422, "role"},
+		{"a nullable member past its length", `{"name":"Ada","role":"admin","note":"long"}`, router.MediaJSON, 422, "note"},
+		{"too many items", `{"name":"Ada","role":"admin","tags":["a","b","c"]}`, router.MediaJSON, 422, "tags"},
+		{"a bad email", `{"name":"Ada","role":"admin","email":"nope"}`, router.MediaJSON, 422, "email"},
+		{"a NUL in a string", `{"name":"A\u0000a","role":"admin"}`, router.MediaJSON, 422, "name"},
+		{"a member of the wrong type", `{"name":5,"role":"admin"}`, router.MediaJSON, 400, "name"},
+		{"a member spelt in another case", `{"name":"Ada","ROLE":"admin","role":"member"}`, router.MediaJSON, 400, "ROLE"},
+		{"a duplicated member", `{"name":"Ada","role":"member","role":"admin"}`, router.MediaJSON, 400, "role"},
+		{"an unknown member", `{"name":"Ada","role":"member","is_admin":true}`, router.MediaJSON, 400, "is_admin"},
+		{"a body that is not JSON", `{"name":`, router.MediaJSON, 400, ""},
 		{"a body without a Content-Type", `{"name":"Ada","role":"admin"}`, "", 415, ""},
-		{"a body in another media type", `name=Ada`, router.MIMEForm, 415, ""},
+		{"a body in another media type", `name=Ada`, router.MediaForm, 415, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+" is a "+strconv.Itoa(tc.status), func(t *testing.T) {

@@ -58,7 +58,7 @@ func bindRouter(t *testing.T) *router.Router {
 		router.Post("/create", func(c *router.Ctx, in *createInput) (*createBody, error) { return &in.Body, nil },
 			router.Status(http.StatusCreated)),
 		router.Post("/form", func(c *router.Ctx, in *createInput) (*createBody, error) { return &in.Body, nil },
-			router.BodyContentType(router.MIMEForm, router.MIMEJSON)),
+			router.BodyContentType(router.MediaForm, router.MediaJSON)),
 		router.Post("/upload", func(c *router.Ctx, in *uploadInput) (*uploadOut, error) {
 			out := &uploadOut{Title: in.Body.Title}
 			if f := in.Body.File; f != nil {
@@ -71,7 +71,7 @@ func bindRouter(t *testing.T) *router.Router {
 				out.Name, out.Size, out.Data = f.Filename, f.Size, string(b)
 			}
 			return out, nil
-		}, router.BodyContentType(router.MIMEMultipart)),
+		}, router.BodyContentType(router.MediaMultipart)),
 		router.Delete("/items/:id", func(c *router.Ctx, in *struct {
 			ID int64 `path:"id"`
 		}) (*router.NoContent, error) {

@@ -45,7 +45,7 @@ func (b *bodyBinding) document(rb *openapi.RequestBody, checker *openapi.Checker
 		b.schemas[mt] = content.Schema
 	}
 	var form *openapi.Schema
-	for _, mt := range []string{MIMEForm, MIMEMultipart} {
+	for _, mt := range []string{MediaForm, MediaMultipart} {
 		if s := b.schemas[mt]; s != nil {
 			form = s
 		}
@@ -75,9 +75,9 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad [
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.plan.MediaTypes, ", ")+".")
 	}
 	switch ct {
-	case MIMEJSON:
+	case MediaJSON:
 		return b.bindJSON(rb.checker, body, dst, bad)
-	case MIMEForm:
+	case MediaForm:
 		args := fc.Context().PostArgs()
 		for _, p := range b.form {
 			var err error
@@ -119,7 +119,7 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 	}
 	if checker != nil {
 		n := len(bad)
-		bad = checker.Check(b.schemas[MIMEJSON], generic, "", bad)
+		bad = checker.Check(b.schemas[MediaJSON], generic, "", bad)
 		for _, v := range bad[n:] {
 			if v.Malformed {
 				return bad, violationsProblem(bad[n:])

@@ -41,11 +41,11 @@ func (r *Router) registerBuiltins() error {
 	message := RootMessage{Message: r.cfg.Name + " is running"}
 	if err := r.add(Get(root, func(c *Ctx, _ *struct{}) (*RootMessage, error) {
 		return &message, nil
-	}, Title("Service status message"), Tag(systemTag), OperationID("getRoot"))); err != nil {
+	}, Summary("Service status message"), Tag(systemTag), OperationID("getRoot"))); err != nil {
 		return err
 	}
 	if err := r.add(Get("/health-check", r.healthCheck,
-		Title("Health check"), Description("Runs SELECT 1 against the database."), Tag(systemTag),
+		Summary("Health check"), Description("Runs SELECT 1 against the database."), Tag(systemTag),
 		OperationID("getHealthCheck"), Errors(errDatabaseUnavailable))); err != nil {
 		return err
 	}

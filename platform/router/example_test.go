@@ -40,10 +40,10 @@ func (b *Books) BasePath() string { return "/books" }
 func (b *Books) Tag() string      { return "Books" }
 func (b *Books) Routes() []router.Route {
 	return []router.Route{
-		router.Get("/", b.list, router.Title("List books"), router.Auth()),
-		router.Get("/:id", b.get, router.Title("Get a book"), router.Errors(ErrBookNotFound)),
-		router.Post("/", b.create, router.Title("Add a book"), router.Status(201), router.Auth()),
-		router.Delete("/:id", b.remove, router.Title("Remove a book"), router.Auth()),
+		router.Get("/", b.list, router.Summary("List books"), router.Auth()),
+		router.Get("/:id", b.get, router.Summary("Get a book"), router.Errors(ErrBookNotFound)),
+		router.Post("/", b.create, router.Summary("Add a book"), router.Status(201), router.Auth()),
+		router.Delete("/:id", b.remove, router.Summary("Remove a book"), router.Auth()),
 	}
 }
 

@@ -96,7 +96,7 @@ func FuzzJSONBody(f *testing.F) {
 	r := fuzzRouter(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/s/json", strings.NewReader(string(body)))
-		req.Header.Set("Content-Type", router.MIMEJSON)
+		req.Header.Set("Content-Type", router.MediaJSON)
 		status, echoed := answerOf(t, r, req)
 		if status != http.StatusOK {
 			return

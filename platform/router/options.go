@@ -10,29 +10,30 @@ import (
 
 // Media types a route can accept its body as.
 const (
-	// MIMEJSON is the default body media type.
-	MIMEJSON = plan.MediaJSON
-	// MIMEForm is a URL-encoded form body.
-	MIMEForm = plan.MediaForm
-	// MIMEMultipart is a multipart form body, the one that carries files.
-	MIMEMultipart = plan.MediaMultipart
+	// MediaJSON is the default body media type.
+	MediaJSON = plan.MediaJSON
+	// MediaForm is a URL-encoded form body.
+	MediaForm = plan.MediaForm
+	// MediaMultipart is a multipart form body, the one that carries files.
+	MediaMultipart = plan.MediaMultipart
 )
 
 // options are what a route's Go types cannot say.
 type options struct {
-	title, description, operationID, tag string
-	deprecated, auth, optionalAuth       bool
-	roles                                []string
-	status                               int
-	errors                               []*problem.Error
-	contentTypes                         []string
+	summary, description, operationID, tag string
+	deprecated, auth, optionalAuth         bool
+	roles                                  []string
+	status                                 int
+	errors                                 []*problem.Error
+	contentTypes                           []string
 }
 
 // Option sets one of a route's options.
 type Option func(*options)
 
-// Title sets the one-line summary of the route.
-func Title(s string) Option { return func(o *options) { o.title = s } }
+// Summary sets the one-line summary of the route (the operation's summary
+// in the document).
+func Summary(s string) Option { return func(o *options) { o.summary = s } }
 
 // Description sets the detailed description of the route.
 func Description(s string) Option { return func(o *options) { o.description = s } }
@@ -74,8 +75,8 @@ func Errors(errs ...*problem.Error) Option {
 	return func(o *options) { o.errors = append(o.errors, errs...) }
 }
 
-// BodyContentType sets the media types the body is accepted as: MIMEJSON
-// (the default), MIMEForm or MIMEMultipart. Others are answered with 415.
+// BodyContentType sets the media types the body is accepted as: MediaJSON
+// (the default), MediaForm or MediaMultipart. Others are answered with 415.
 func BodyContentType(types ...string) Option {
 	return func(o *options) { o.contentTypes = append(o.contentTypes, types...) }
 }

@@ -25,12 +25,12 @@ var (
 // /readyz while it should be sent new ones.
 func (r *Router) registerProbes() error {
 	if err := r.add(Get("/livez", r.live,
-		Title("Liveness probe"), Description("Answers 200 while the process serves requests; it checks no dependency, so a database outage never restarts the service."),
+		Summary("Liveness probe"), Description("Answers 200 while the process serves requests; it checks no dependency, so a database outage never restarts the service."),
 		Tag(systemTag), OperationID("getLivez"))); err != nil {
 		return err
 	}
 	return r.add(Get("/readyz", r.ready,
-		Title("Readiness probe"), Description("Answers 200 while the service should get traffic: the database answers, the extensions are ready (migrations applied) and it is not shutting down; 503 otherwise."),
+		Summary("Readiness probe"), Description("Answers 200 while the service should get traffic: the database answers, the extensions are ready (migrations applied) and it is not shutting down; 503 otherwise."),
 		Tag(systemTag), OperationID("getReadyz"), Errors(errShuttingDown, errDatabaseUnavailable, errNotReady)))
 }
 

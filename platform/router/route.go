@@ -38,7 +38,7 @@ type Route struct {
 
 // Get declares a GET route.
 //
-//	router.Get("/:id", users.get, router.Title("Get a user"), router.Auth(),
+//	router.Get("/:id", users.get, router.Summary("Get a user"), router.Auth(),
 //		router.Errors(ErrUserNotFound))
 func Get[In, Out any](path string, h Handler[In, Out], opts ...Option) Route {
 	return declare(http.MethodGet, path, h, opts)
@@ -109,7 +109,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	spec := openapi.Route{
 		Method:       method,
 		Path:         fullPath,
-		Summary:      o.title,
+		Summary:      o.summary,
 		Description:  o.description,
 		Deprecated:   o.deprecated,
 		OperationID:  o.operationID,

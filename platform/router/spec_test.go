@@ -28,19 +28,19 @@ func specRouter(t *testing.T, docs router.APIDocs) *router.Router {
 			router.Get("/", func(c *router.Ctx, in *listThings) (*paging.Page[thing], error) {
 				p := paging.New([]thing{{ID: 1}}, 1, c.Paging())
 				return &p, nil
-			}, router.Title("List things"), router.Auth()),
+			}, router.Summary("List things"), router.Auth()),
 			router.Get("/:id", func(c *router.Ctx, in *struct {
 				ID int64 `path:"id"`
 			}) (*thing, error) {
 				return &thing{ID: in.ID}, nil
-			}, router.Title("Get a thing"), router.Errors(errThingNotFound)),
+			}, router.Summary("Get a thing"), router.Errors(errThingNotFound)),
 			router.Post("/", func(c *router.Ctx, in *struct{ Body thing }) (*thing, error) { return &in.Body, nil },
-				router.Title("Create a thing"), router.Status(http.StatusCreated)),
+				router.Summary("Create a thing"), router.Status(http.StatusCreated)),
 			router.Delete("/:id", func(c *router.Ctx, in *struct {
 				ID int64 `path:"id"`
 			}) (*router.NoContent, error) {
 				return nil, nil
-			}, router.Title("Delete a thing"), router.Auth()),
+			}, router.Summary("Delete a thing"), router.Auth()),
 		}}},
 	})
 }
