@@ -66,6 +66,14 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Error("close database", slog.Any("error", err))
 		}
 	}()
+	tp, shutdownTraces, err := tracerProvider(ctx, logger)
+	if err != nil {
+		return err
+	}
+	if tp != nil {
+		defer flushTraces(shutdownTraces, logger)
+		db = database.Trace(db, tp)
+	}
 	if cfg.MigrateOnStart {
 		if err := migrateOnStart(ctx, db, cfg, logger); err != nil {
 			return err
@@ -82,6 +90,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if cfg.Metrics {
 		rcfg.Metrics = metricsRegistry(db)
 	}
+	rcfg.TracerProvider = tp
 	r, err := app.NewWithOptions(db, rcfg, opts)
 	if err != nil {
 		return err

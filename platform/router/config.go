@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/asapjs/fiber-template/platform/paging"
 )
@@ -184,8 +185,17 @@ type Config struct {
 	//
 	// Optional. Default: nil (no metrics)
 	Metrics *prometheus.Registry
+	// TracerProvider, when set, gets a server span per request, named by
+	// the route template, continuing the trace of an incoming W3C
+	// traceparent (see Propagator); the request's context carries the span,
+	// so database queries made with it are its children, and the request
+	// log line has its trace_id.
+	//
+	// Optional. Default: nil (no spans)
+	TracerProvider trace.TracerProvider
 	// LogRequests logs one line per request at info level: method, path,
-	// status, duration and request id.
+	// status, duration and request id (and trace_id when the request is
+	// traced).
 	//
 	// Optional. Default: false
 	LogRequests bool

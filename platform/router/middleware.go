@@ -4,13 +4,19 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/cors"
 )
 
-// useMiddleware registers start-up step 2. Request ids and panic recovery
+// useMiddleware registers start-up step 2. The request's span, when
+// tracing is on, is outermost; request ids and panic recovery
 // wrap everything so even a panicking user middleware answers a problem; the
 // request's deadline comes next, so everything below runs under it; then
 // the seed's chain: CORS, body limits (enforced by the server for JSON,
 // URL-encoded and multipart bodies alike), proxy trust (set on the app) and
 // the user middleware.
 func (r *Router) useMiddleware() {
+	if r.tracing != nil {
+		// Outermost, so the request log line and every answer, errors
+		// included, are inside the request's span.
+		r.app.Use(r.tracing.handler)
+	}
 	r.app.Use(r.requestScope)
 	if r.metrics != nil {
 		r.app.Use(r.measure)

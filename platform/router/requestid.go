@@ -90,12 +90,19 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 
 // logRequest writes the request log line of a finished request.
 func (r *Router) logRequest(c *fiber.Ctx, start time.Time) {
-	r.cfg.Logger.LogAttrs(c.UserContext(), slog.LevelInfo, "request",
+	attrs := [6]slog.Attr{
 		slog.String("method", c.Method()),
 		slog.String("path", c.Path()),
 		slog.Int("status", c.Response().StatusCode()),
 		slog.Duration("duration", time.Since(start)),
-		slog.String("request_id", requestID(c)))
+		slog.String("request_id", requestID(c)),
+	}
+	n := 5
+	if id := traceID(c); id != "" {
+		attrs[n] = slog.String("trace_id", id)
+		n++
+	}
+	r.cfg.Logger.LogAttrs(c.UserContext(), slog.LevelInfo, "request", attrs[:n]...)
 }
 
 // requestID returns the id requestScope gave the request.

@@ -38,6 +38,8 @@ type Router struct {
 
 	// metrics are the request metrics; nil without Config.Metrics.
 	metrics *httpMetrics
+	// tracing makes the request spans; nil without Config.TracerProvider.
+	tracing *httpTracing
 }
 
 // New builds the application in the seed's start-up order: (1) extension
@@ -72,6 +74,9 @@ func New(cfg Config) (*Router, error) {
 			return nil, err
 		}
 	}
+	if cfg.TracerProvider != nil {
+		r.tracing = newHTTPTracing(cfg.TracerProvider)
+	}
 	r.app = fiber.New(fiber.Config{
 		AppName:                 cfg.Name,
 		BodyLimit:               cfg.BodyLimit,
@@ -104,6 +109,9 @@ func New(cfg Config) (*Router, error) {
 	}
 	if r.metrics != nil {
 		r.metrics.learnRoutes(r.app)
+	}
+	if r.tracing != nil {
+		r.tracing.learnRoutes(r.app)
 	}
 	return r, nil
 }
