@@ -39,10 +39,11 @@ type APIDocs struct {
 	//
 	// Optional. Default: ""
 	Host string
-	// AuthURL is the token URL of the OAuth2 password flow.
+	// TokenURL is the token URL of the OAuth2 password flow (the tokenUrl of
+	// the document's OAuthLogin scheme).
 	//
 	// Optional. Default: BasePath + "/auth/login"
-	AuthURL string
+	TokenURL string
 	// UseAuth puts the docs UI, its assets, spec.json and the developer tools
 	// behind HTTP Basic authentication with Users.
 	//
@@ -242,8 +243,8 @@ func configDefault(cfg Config) Config {
 	if cfg.APIDocs.Scheme == "" {
 		cfg.APIDocs.Scheme = "http"
 	}
-	if cfg.APIDocs.AuthURL == "" {
-		cfg.APIDocs.AuthURL = cfg.BasePath + "/auth/login"
+	if cfg.APIDocs.TokenURL == "" {
+		cfg.APIDocs.TokenURL = cfg.BasePath + "/auth/login"
 	}
 	if cfg.CORS.AllowOrigins == "" {
 		cfg.CORS.AllowOrigins = "*"

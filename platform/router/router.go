@@ -171,7 +171,7 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		Version:         cfg.APIDocs.Version,
 		Description:     cfg.APIDocs.Description,
 		ServerURL:       server,
-		TokenURL:        cfg.APIDocs.AuthURL,
+		TokenURL:        cfg.APIDocs.TokenURL,
 		MaxLimit:        cfg.MaxLimit,
 		TagDescriptions: tags,
 	}
