@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
@@ -21,24 +21,6 @@ type thing struct {
 	ID int64 `json:"id"`
 }
 
-// syncBuffer is a log sink safe for concurrent handlers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type failingHealth struct{ err error }
 
 func (f failingHealth) Name() string                          { return "fake-db" }
@@ -46,7 +28,7 @@ func (f failingHealth) CheckHealth(ctx context.Context) error { return f.err }
 
 func TestErrorsBecomeProblemDetails(t *testing.T) {
 	t.Parallel()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	r := newRouter(t, router.Config{
 		BasePath:  "/api",
 		BodyLimit: 1024,
@@ -135,7 +117,7 @@ func TestBuiltins(t *testing.T) {
 		}
 	})
 	t.Run("a failing database is a 503 without its error text", func(t *testing.T) {
-		logs := &syncBuffer{}
+		logs := &testkit.Buffer{}
 		r := newRouter(t, router.Config{
 			Extensions: []router.Extension{failingHealth{errors.New("dial tcp 10.0.0.1:5432: connection refused")}},
 			Logger:     slog.New(slog.NewTextHandler(logs, nil)),
@@ -242,7 +224,7 @@ func TestRequestIDs(t *testing.T) {
 
 func TestRequestLog(t *testing.T) {
 	t.Parallel()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	r := newRouter(t, router.Config{
 		LogRequests: true,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),

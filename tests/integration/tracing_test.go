@@ -1,12 +1,10 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,32 +15,15 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// syncBuffer is a log sink safe for the service's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // newTracedAPI is the service on dsn as cmd/api builds it with tracing on,
 // its spans kept in memory and its log lines in the returned buffer.
-func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExporter, *syncBuffer) {
+func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExporter, *testkit.Buffer) {
 	t.Helper()
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
@@ -53,7 +34,7 @@ func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExport
 	if err := migrations.Up(ctx, db); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	r, err := app.NewWithOptions(db, router.Config{
 		BasePath:       "/api",
 		JWTSecret:      userTestSecret,

@@ -248,6 +248,12 @@ func Stop(t testing.TB) {
 	if err := srv.stop(ctx); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
+	restartWhenDone(t, srv)
+}
+
+// restartWhenDone starts srv again when t ends, if t left it down and it is
+// still the shared server, so that the tests after t find it running.
+func restartWhenDone(t testing.TB, srv restartable) {
 	t.Cleanup(func() {
 		shared.mu.Lock()
 		defer shared.mu.Unlock()

@@ -1,7 +1,6 @@
 package pgtest
 
 import (
-	"context"
 	"testing"
 )
 
@@ -57,18 +56,7 @@ func Kill(t testing.TB) {
 	if err := srv.kill(); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	t.Cleanup(func() {
-		shared.mu.Lock()
-		defer shared.mu.Unlock()
-		if srv.running() || shared.srv != srv {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-		defer cancel()
-		if err := srv.start(ctx); err != nil {
-			t.Errorf("pgtest: restart after %s: %v", t.Name(), err)
-		}
-	})
+	restartWhenDone(t, srv)
 }
 
 // signalable is a server whose processes the harness can signal.
