@@ -104,7 +104,7 @@ func (b *binding) document(op *openapi.Operation, checker *openapi.Checker) {
 		}
 	}
 	if b.body != nil && op.RequestBody != nil {
-		b.body.document(op.RequestBody, checker)
+		b.body.document(op.RequestBody)
 	}
 }
 

@@ -39,7 +39,7 @@ func newBodyBinding(p *plan.Body) (*bodyBinding, error) {
 
 // document takes the body schemas, and the form fields' schemas from the
 // form object, from the documented request body rb.
-func (b *bodyBinding) document(rb *openapi.RequestBody, checker *openapi.Checker) {
+func (b *bodyBinding) document(rb *openapi.RequestBody) {
 	b.schemas = map[string]*openapi.Schema{}
 	for mt, content := range rb.Content {
 		b.schemas[mt] = content.Schema
