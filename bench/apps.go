@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	"github.com/gofiber/fiber/v2/middleware/requestid"
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -94,23 +95,44 @@ func RawApp(withMiddleware bool) *fiber.App {
 
 // RouterApp declares the route through the router, optionally behind JWT.
 func RouterApp(auth bool) (*fiber.App, error) {
+	return routerApp(auth, router.Config{})
+}
+
+// MetricsApp is RouterApp without JWT and with the request metrics on, in
+// a registry of their own, as GET /metrics would serve them.
+func MetricsApp() (*fiber.App, error) {
+	return routerApp(false, router.Config{Metrics: prometheus.NewRegistry()})
+}
+
+// RevocationApp is RouterApp behind JWT with checker as the
+// Config.TokenChecker run on every request's token: the service's is
+// sessions.Service (issuer, audience and revoked sessions). The token must
+// be signed with the benchmark's secret (Secret).
+func RevocationApp(checker router.TokenChecker) (*fiber.App, error) {
+	return routerApp(true, router.Config{TokenChecker: checker})
+}
+
+// routerApp declares the route on cfg, optionally behind JWT.
+func routerApp(auth bool, cfg router.Config) (*fiber.App, error) {
 	opts := []router.Option{router.Summary("List users")}
 	if auth {
 		opts = append(opts, router.Auth())
 	}
-	r, err := router.New(router.Config{
-		BasePath:  "/api",
-		JWTSecret: []byte(secret),
-		Logger:    slog.New(slog.DiscardHandler),
-		Controllers: []router.Controller{router.Group{Path: "/users", Name: "Users", Declared: []router.Route{
-			router.Get("/", list, opts...),
-		}}},
-	})
+	cfg.BasePath = "/api"
+	cfg.JWTSecret = Secret()
+	cfg.Logger = slog.New(slog.DiscardHandler)
+	cfg.Controllers = []router.Controller{router.Group{Path: "/users", Name: "Users", Declared: []router.Route{
+		router.Get("/", list, opts...),
+	}}}
+	r, err := router.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return r.App(), nil
 }
+
+// Secret is the HS256 secret the JWT routes verify tokens with.
+func Secret() []byte { return []byte(secret) }
 
 // Token returns a bearer token the JWT route accepts for an hour.
 func Token() (string, error) {

@@ -6,41 +6,38 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-func routerApp(b *testing.B, auth bool) *fiber.App {
-	app, err := RouterApp(auth)
-	if err != nil {
-		b.Fatal(err)
+// each runs measure on every implementation of the list route, each a
+// sub-benchmark named impl=NAME.
+func each(b *testing.B, measure func(b *testing.B, app *fiber.App, authorization string)) {
+	sess := newSessions(b)
+	impls := []struct {
+		name string
+		app  func() (*fiber.App, error)
+	}{
+		{"raw-fiber", func() (*fiber.App, error) { return RawApp(false), nil }},
+		{"raw-fiber-middleware", func() (*fiber.App, error) { return RawApp(true), nil }},
+		{"router", func() (*fiber.App, error) { return RouterApp(false) }},
+		{"router-jwt", func() (*fiber.App, error) { return RouterApp(true) }},
+		{"router-metrics", MetricsApp},
+		{"router-jwt-revocation", func() (*fiber.App, error) { return RevocationApp(sess.service) }},
 	}
-	return app
-}
-
-func token(b *testing.B) string {
-	s, err := Token()
-	if err != nil {
-		b.Fatal(err)
+	for _, impl := range impls {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			app, err := impl.app()
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Every implementation gets the same request, token included
+			// (an access token of a real session), so the harness costs
+			// the same for each; only the JWT routes read the token.
+			measure(b, app, sess.authorization)
+		})
 	}
-	return s
 }
 
 // BenchmarkListHTTP is BenchmarkList through app.Test.
-func BenchmarkListHTTP(b *testing.B) {
-	// Every implementation gets the same request, token included, so the
-	// harness costs the same for each; only the JWT route reads the token.
-	authorization := "Bearer " + token(b)
-	b.Run("impl=raw-fiber", func(b *testing.B) { HTTP(b, RawApp(false), authorization) })
-	b.Run("impl=raw-fiber-middleware", func(b *testing.B) { HTTP(b, RawApp(true), authorization) })
-	b.Run("impl=router", func(b *testing.B) { HTTP(b, routerApp(b, false), authorization) })
-	b.Run("impl=router-jwt", func(b *testing.B) { HTTP(b, routerApp(b, true), authorization) })
-}
+func BenchmarkListHTTP(b *testing.B) { each(b, HTTP) }
 
 // BenchmarkList compares the list route across implementations; run with
 // -count and compare the sub-benchmarks with benchstat.
-func BenchmarkList(b *testing.B) {
-	// Every implementation gets the same request, token included, so the
-	// harness costs the same for each; only the JWT route reads the token.
-	authorization := "Bearer " + token(b)
-	b.Run("impl=raw-fiber", func(b *testing.B) { Handler(b, RawApp(false), authorization) })
-	b.Run("impl=raw-fiber-middleware", func(b *testing.B) { Handler(b, RawApp(true), authorization) })
-	b.Run("impl=router", func(b *testing.B) { Handler(b, routerApp(b, false), authorization) })
-	b.Run("impl=router-jwt", func(b *testing.B) { Handler(b, routerApp(b, true), authorization) })
-}
+func BenchmarkList(b *testing.B) { each(b, Handler) }
