@@ -71,3 +71,12 @@ func (c *countedConn) Close() error {
 	c.once.Do(func() { c.l.n.Add(-1) })
 	return c.Conn.Close()
 }
+
+// CloseWrite closes the writing side of a TCP connection, so the router
+// can close gracefully after answering a request without reading its body.
+func (c *countedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return errors.ErrUnsupported
+}

@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		slog.String("env", cfg.Env))
 
 	served := make(chan error, 1)
-	go func() { served <- r.App().Listener(ln) }()
+	go func() { served <- r.Serve(ln) }()
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

@@ -23,12 +23,19 @@ const shutdownWait = 10 * time.Second
 // Serve whenever it starts, and every wait is bounded.
 func Serve(t testing.TB, app *fiber.App) string {
 	t.Helper()
+	return ServeWith(t, app, app.Listener)
+}
+
+// ServeWith is Serve with the function that serves app on a listener, such
+// as a router's Serve.
+func ServeWith(t testing.TB, app *fiber.App, serve func(net.Listener) error) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("testkit: listen: %v", err)
 	}
 	served := make(chan error, 1)
-	go func() { served <- app.Listener(ln) }()
+	go func() { served <- serve(ln) }()
 	t.Cleanup(func() { stop(t, app, ln, served) })
 	return "http://" + ln.Addr().String()
 }

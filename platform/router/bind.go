@@ -49,8 +49,9 @@ type values interface {
 	PeekMulti(name string) [][]byte
 }
 
-// newBinding makes the setters of every field of p.
-func newBinding(p *plan.Input) (*binding, error) {
+// newBinding makes the setters of every field of p; bodies are read up
+// to bodyLimit bytes.
+func newBinding(p *plan.Input, bodyLimit int) (*binding, error) {
 	b := &binding{plan: p, paging: p.Paging}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
@@ -60,7 +61,7 @@ func newBinding(p *plan.Input) (*binding, error) {
 		return nil, err
 	}
 	if p.Body != nil {
-		if b.body, err = newBodyBinding(p.Body); err != nil {
+		if b.body, err = newBodyBinding(p.Body, bodyLimit); err != nil {
 			return nil, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
@@ -26,10 +27,12 @@ type bodyBinding struct {
 	form []*param
 	// schemas are the documented body schemas by media type.
 	schemas map[string]*openapi.Schema
+	// limit is the largest body read, in bytes.
+	limit int
 }
 
-func newBodyBinding(p *plan.Body) (*bodyBinding, error) {
-	b := &bodyBinding{plan: p}
+func newBodyBinding(p *plan.Body, limit int) (*bodyBinding, error) {
+	b := &bodyBinding{plan: p, limit: limit}
 	var err error
 	if b.form, err = newParams(p.Form); err != nil {
 		return nil, err
@@ -66,42 +69,52 @@ func (b *bodyBinding) document(rb *openapi.RequestBody) {
 // bind decodes the body into dst, appending the violations of its
 // documented rules to bad.
 func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+	// The media type is checked before a byte of the body is read.
 	ct := mediaType(fc.Request().Header.ContentType())
-	body := fc.Body()
 	switch {
-	case ct == "" && len(bytes.TrimSpace(body)) == 0:
+	case ct == "" && fc.Request().Header.ContentLength() == 0:
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	case ct == "" || !b.plan.Accepts(ct):
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.plan.MediaTypes, ", ")+".")
 	}
-	switch ct {
-	case MediaJSON:
-		return b.bindJSON(rb.checker, body, dst, bad)
-	case MediaForm:
-		args := fc.Context().PostArgs()
-		for _, p := range b.form {
-			var err error
-			if bad, err = rb.bindValues(p, dst, args, bad); err != nil {
-				return bad, err
-			}
-		}
-		return bad, nil
-	default:
-		form, err := fc.MultipartForm()
-		if err != nil {
-			return bad, problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
-		}
-		for _, p := range b.form {
-			if p.f.File {
-				bad = bindFiles(p, form, dst, bad)
-				continue
-			}
-			if bad, err = rb.bindValues(p, dst, multipartValues(form.Value), bad); err != nil {
-				return bad, err
-			}
-		}
-		return bad, nil
+	if ct == MediaMultipart {
+		return b.bindMultipart(rb, fc, dst, bad)
 	}
+	body, err := readBody(fc, b.limit)
+	if err != nil {
+		return bad, err
+	}
+	if ct == MediaJSON {
+		return b.bindJSON(rb.checker, body, dst, bad)
+	}
+	args := fasthttp.AcquireArgs()
+	defer fasthttp.ReleaseArgs(args)
+	args.ParseBytes(body)
+	for _, p := range b.form {
+		if bad, err = rb.bindValues(p, dst, args, bad); err != nil {
+			return bad, err
+		}
+	}
+	return bad, nil
+}
+
+// bindMultipart binds a multipart body; its files are kept in temporary
+// files as they arrive, and removed when the request ends.
+func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+	form, err := fc.MultipartForm()
+	if err != nil {
+		return bad, problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
+	}
+	for _, p := range b.form {
+		if p.f.File {
+			bad = bindFiles(p, form, dst, bad)
+			continue
+		}
+		if bad, err = rb.bindValues(p, dst, multipartValues(form.Value), bad); err != nil {
+			return bad, err
+		}
+	}
+	return bad, nil
 }
 
 // bindJSON decodes a JSON body strictly: member names match case for
@@ -112,6 +125,19 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad [
 func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
+	}
+	if checker != nil && len(body) > scanSize {
+		// A large body is first scanned in place, so a value too large
+		// for its schema is refused before any of it is copied.
+		n := len(bad)
+		if bad = checker.CheckSizes(b.schemas[MediaJSON], body, bad); len(bad) > n {
+			for _, v := range bad[n:] {
+				if v.Malformed {
+					return bad, violationsProblem(bad[n:])
+				}
+			}
+			return bad, nil
+		}
 	}
 	var generic any
 	if err := jsonv2.Unmarshal(body, &generic); err != nil {
@@ -131,6 +157,11 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 	}
 	return bad, nil
 }
+
+// scanSize is the size over which a JSON body's sizes are checked before
+// it is decoded (see openapi.Checker.CheckSizes); smaller bodies cost more
+// to scan twice than to decode.
+const scanSize = 64 * 1024
 
 // jsonProblem answers a body that is not JSON, or that does not fit the
 // Go type, with a 400 naming the member where it can, without echoing

@@ -39,7 +39,7 @@ func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []by
 // reading the request, before app.Test could see a response.
 func listen(t *testing.T, r *router.Router) string {
 	t.Helper()
-	return testkit.Serve(t, r.App())
+	return testkit.ServeWith(t, r.App(), r.Serve)
 }
 
 // sendOverTCP sends one request over a real connection.

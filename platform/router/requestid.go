@@ -66,6 +66,7 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 		var buf [40]byte
 		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, r.ids.appendNext(buf[:0]))
 	}
+	defer r.settleBody(c)
 	if r.cfg.LogRequests {
 		defer r.logRequest(c, time.Now())
 	}
@@ -85,6 +86,9 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 			err = r.handleError(c, err)
 		}
 	}()
+	if err := r.checkBodySize(c); err != nil {
+		return err
+	}
 	return c.Next()
 }
 

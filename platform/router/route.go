@@ -89,7 +89,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}
-	bind, err := newBinding(p)
+	bind, err := newBinding(p, r.cfg.BodyLimit)
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}

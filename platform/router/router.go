@@ -78,15 +78,21 @@ func New(cfg Config) (*Router, error) {
 		r.tracing = newHTTPTracing(cfg.TracerProvider)
 	}
 	r.app = fiber.New(fiber.Config{
-		AppName:                 cfg.Name,
-		BodyLimit:               cfg.BodyLimit,
-		ProxyHeader:             cfg.ProxyHeader,
-		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
-		TrustedProxies:          cfg.TrustedProxies,
-		DisableStartupMessage:   true,
-		ReadTimeout:             cfg.ReadTimeout,
-		WriteTimeout:            cfg.WriteTimeout,
-		IdleTimeout:             cfg.IdleTimeout,
+		AppName:   cfg.Name,
+		BodyLimit: cfg.BodyLimit,
+		// Bodies are read by the route that binds them, after its
+		// authentication, roles and content type are checked (see
+		// bodystream.go); multipart files go to temporary files as they
+		// arrive.
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		ProxyHeader:                  cfg.ProxyHeader,
+		EnableTrustedProxyCheck:      len(cfg.TrustedProxies) > 0,
+		TrustedProxies:               cfg.TrustedProxies,
+		DisableStartupMessage:        true,
+		ReadTimeout:                  cfg.ReadTimeout,
+		WriteTimeout:                 cfg.WriteTimeout,
+		IdleTimeout:                  cfg.IdleTimeout,
 		// (5) The final error handler sees every error that did not become
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -170,6 +171,20 @@ func (p *apiProcess) waitHealthy(t *testing.T, port int) {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// sqliteAPI is the configuration of a binary on loopback port with a
+// fresh SQLite database, plus extra.
+func sqliteAPI(t *testing.T, port int, extra map[string]string) map[string]string {
+	t.Helper()
+	config := map[string]string{
+		"HOST":         "127.0.0.1",
+		"PORT":         strconv.Itoa(port),
+		"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
+		"JWT_SECRET":   "integration-test-secret-0123456789abcdef",
+	}
+	maps.Copy(config, extra)
+	return config
 }
 
 // freePort returns a loopback port nothing listens on right now.

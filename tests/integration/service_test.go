@@ -107,7 +107,7 @@ func do(t *testing.T, r *router.Router, req *http.Request) response {
 // that as an error rather than the answer.
 func serve(t *testing.T, r *router.Router) string {
 	t.Helper()
-	return testkit.Serve(t, r.App())
+	return testkit.ServeWith(t, r.App(), r.Serve)
 }
 
 // fetch sends one request to the service running at base.

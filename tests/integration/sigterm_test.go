@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -29,14 +28,10 @@ func TestSIGTERMDrains(t *testing.T) {
 	t.Parallel()
 	const delay, timeout = 2 * time.Second, time.Second
 	port := freePort(t)
-	api := startAPI(t, buildAPI(t), map[string]string{
-		"HOST":             "127.0.0.1",
-		"PORT":             strconv.Itoa(port),
-		"DATABASE_URL":     "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
-		"JWT_SECRET":       "integration-test-secret-0123456789abcdef",
+	api := startAPI(t, buildAPI(t), sqliteAPI(t, port, map[string]string{
 		"SHUTDOWN_DELAY":   delay.String(),
 		"SHUTDOWN_TIMEOUT": timeout.String(),
-	})
+	}))
 	api.waitHealthy(t, port)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
