@@ -79,14 +79,29 @@ func (r *Router) measure(c *fiber.Ctx) error {
 			return err
 		}
 	}
+	method := methodLabel(c.Method())
 	path := c.Route().Path
-	if !r.metrics.templates[c.Method()][path] {
+	if !r.metrics.templates[method][path] {
 		path = unmatchedRoute
 	}
 	status := strconv.Itoa(c.Response().StatusCode())
-	r.metrics.requests.WithLabelValues(c.Method(), path, status).Inc()
-	r.metrics.duration.WithLabelValues(c.Method(), path, status).Observe(time.Since(start).Seconds())
+	r.metrics.requests.WithLabelValues(method, path, status).Inc()
+	r.metrics.duration.WithLabelValues(method, path, status).Observe(time.Since(start).Seconds())
 	return nil
+}
+
+// methodLabel is the label of a request method: one of the standard
+// methods, as a constant string (Fiber's c.Method() points into a buffer
+// the next request on the connection reuses, and the registry keeps
+// labels), or "OTHER", so that made-up methods cannot grow the series
+// without bound.
+func methodLabel(m string) string {
+	for _, known := range fiber.DefaultMethods {
+		if m == known {
+			return known
+		}
+	}
+	return "OTHER"
 }
 
 // registerMetrics serves GET /metrics in the Prometheus text format, behind

@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,6 +11,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -20,10 +22,16 @@ func scrape(t *testing.T, r *router.Router) map[string]*dto.MetricFamily {
 	if res.status != http.StatusOK {
 		t.Fatalf("GET /metrics = %d: %s", res.status, res.body)
 	}
+	return parseMetrics(t, res.body)
+}
+
+// parseMetrics parses the Prometheus text format.
+func parseMetrics(t *testing.T, body []byte) map[string]*dto.MetricFamily {
+	t.Helper()
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(bytes.NewReader(res.body))
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(body))
 	if err != nil {
-		t.Fatalf("parse /metrics: %v\n%s", err, res.body)
+		t.Fatalf("parse /metrics: %v\n%s", err, body)
 	}
 	return families
 }
@@ -69,6 +77,44 @@ func TestMetrics(t *testing.T) {
 		for _, name := range []string{"http_request_duration_seconds", "http_requests_in_flight"} {
 			if families[name] == nil {
 				t.Errorf("no %s", name)
+			}
+		}
+	})
+
+	t.Run("labels survive connections that carry many requests", func(t *testing.T) {
+		// Fiber's strings of one request point into buffers the next
+		// request on the connection reuses; a label kept from them would
+		// change under the registry ("GETT") and break the exposition.
+		reg := prometheus.NewRegistry()
+		live := newService(t, inMemory, router.Config{BasePath: "/api", Metrics: reg})
+		base := serve(t, live)
+		for range 3 {
+			for _, rq := range []struct{ method, path string }{{http.MethodPost, "/api/users"}, {http.MethodGet, "/api"}} {
+				req, err := http.NewRequest(rq.method, base+rq.path, strings.NewReader(`{}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/json")
+				testkit.Fetch(t, req) // sequential: one kept-alive connection
+			}
+		}
+		req, err := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scraped := testkit.Fetch(t, req)
+		if scraped.Status != http.StatusOK {
+			t.Fatalf("GET /metrics = %d: %s", scraped.Status, scraped.Body)
+		}
+		families := parseMetrics(t, scraped.Body)
+		if n := counted(families, "GET", "/api", "200"); n != 3 {
+			t.Errorf("GET /api counted %v times, want 3\n%s", n, scraped.Body)
+		}
+		for _, m := range families["http_requests_total"].GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "method" && l.GetValue() != "GET" && l.GetValue() != "POST" {
+					t.Errorf("a series is labelled method=%q", l.GetValue())
+				}
 			}
 		}
 	})
