@@ -60,7 +60,8 @@ type Options struct {
 	// Optional. Default: in memory, this process only
 	RateLimitStorage fiber.Storage
 	// HashWait is how long a password hashing waits for one of the
-	// GOMAXPROCS hashing slots before the request is a 503.
+	// hashing slots (GOMAXPROCS - 1, at least one) before the request is a
+	// 503.
 	//
 	// Optional. Default: 1s
 	HashWait time.Duration

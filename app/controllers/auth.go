@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -87,7 +88,8 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	}
 	ctx := database.OnPrimary(rc.Context())
 	email, address := normalizeEmail(in.Body.Username), rc.Fiber().IP()
-	if err := a.throttle.allow(ctx, rc.Fiber(), email, address); err != nil {
+	try, err := a.throttle.begin(ctx, rc.Fiber(), email, address)
+	if err != nil {
 		return nil, err
 	}
 	u, err := a.users.GetByEmail(ctx, email)
@@ -102,15 +104,16 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 		ok = ok && u.Active
 	}
 	if err != nil {
+		// Not a guess that was checked: it does not count.
+		if aerr := try.abandon(context.WithoutCancel(ctx)); aerr != nil {
+			err = errors.Join(err, aerr)
+		}
 		return nil, err
 	}
 	if !ok {
-		if err := a.throttle.failed(ctx, email, address); err != nil {
-			return nil, err
-		}
-		return nil, errInvalidCredentials
+		return nil, errInvalidCredentials // counted by begin
 	}
-	if err := a.throttle.succeeded(ctx, email, address); err != nil {
+	if err := try.succeeded(ctx); err != nil {
 		return nil, err
 	}
 	tok, err := a.sessions.Begin(ctx, u)

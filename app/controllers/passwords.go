@@ -25,7 +25,7 @@ var ErrBusy = problem.Declare(http.StatusServiceUnavailable, "busy", "Too busy")
 var errBusy = ErrBusy.WithDetail("Too many passwords are being checked at once; try again shortly.")
 
 // Passwords hashes and checks passwords with bcrypt at one cost, at most
-// GOMAXPROCS at a time: bcrypt is built to be slow, and a flood of logins
+// hashSlots() at a time: bcrypt is built to be slow, and a flood of logins
 // must not take every core from the other routes.
 type Passwords struct {
 	cost int
@@ -40,7 +40,7 @@ type Passwords struct {
 }
 
 // NewPasswords returns the password hasher at cost, between bcrypt.MinCost
-// and bcrypt.MaxCost; a hashing waits at most wait for one of GOMAXPROCS
+// and bcrypt.MaxCost; a hashing waits at most wait for one of hashSlots()
 // slots.
 func NewPasswords(cost int, wait time.Duration) (*Passwords, error) {
 	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
@@ -54,8 +54,14 @@ func NewPasswords(cost int, wait time.Duration) (*Passwords, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hash dummy password: %w", err)
 	}
-	return &Passwords{cost: cost, dummy: dummy, slots: make(chan struct{}, runtime.GOMAXPROCS(0)), wait: wait}, nil
+	return &Passwords{cost: cost, dummy: dummy, slots: make(chan struct{}, hashSlots()), wait: wait}, nil
 }
+
+// hashSlots is how many passwords are hashed at once: one core fewer than
+// Go runs on, so that requests of other routes find a core free instead of
+// waiting for the scheduler to preempt a hashing (about 10 ms each time);
+// one on a single core.
+func hashSlots() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
 // acquire takes a hashing slot, waiting at most p.wait; release gives it
 // back.

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/app/repositories"
-	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -37,28 +37,52 @@ func NewLoginThrottle(failures *repositories.LoginFailures) *LoginThrottle {
 	return &LoginThrottle{failures: failures}
 }
 
-// allow returns a 429 problem, with Retry-After set on fc, when email from
-// address has failed too often lately, whatever the password this time.
-func (t *LoginThrottle) allow(ctx context.Context, fc *fiber.Ctx, email, address string) error {
+// attempt is a login counted against its account and address while its
+// password is checked.
+type attempt struct {
+	t              *LoginThrottle
+	id             int64
+	email, address string
+}
+
+// begin counts a login for email from address as failed before its
+// password is checked, so that concurrent guesses count against each other:
+// of any number sent at once, at most loginFailuresMax get a password
+// checked. Past the limit it returns a 429 problem, with Retry-After set on
+// fc, whatever the password this time.
+func (t *LoginThrottle) begin(ctx context.Context, fc *fiber.Ctx, email, address string) (*attempt, error) {
 	now := time.Now()
-	n, oldest, err := t.failures.Recent(database.OnPrimary(ctx), email, address, now.Add(-loginFailureWindow))
+	id, err := t.failures.Add(ctx, email, address, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if n < loginFailuresMax {
-		return nil
+	a := &attempt{t: t, id: id, email: email, address: address}
+	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow))
+	if err != nil {
+		if aerr := a.abandon(context.WithoutCancel(ctx)); aerr != nil {
+			err = errors.Join(err, aerr)
+		}
+		return nil, err
+	}
+	if n <= loginFailuresMax {
+		return a, nil
+	}
+	// Refused attempts are not counted, so a flood does not grow the table.
+	if err := a.abandon(ctx); err != nil {
+		return nil, err
 	}
 	wait := max(1, int(math.Ceil(oldest.Add(loginFailureWindow).Sub(now).Seconds())))
 	fc.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
-	return ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", wait)
+	return nil, ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", wait)
 }
 
-// failed records a failed login.
-func (t *LoginThrottle) failed(ctx context.Context, email, address string) error {
-	return t.failures.Add(ctx, email, address, time.Now())
+// succeeded forgets the failures of the attempt's account and address.
+func (a *attempt) succeeded(ctx context.Context) error {
+	return a.t.failures.Clear(ctx, a.email, a.address)
 }
 
-// succeeded forgets the failures of email from address.
-func (t *LoginThrottle) succeeded(ctx context.Context, email, address string) error {
-	return t.failures.Clear(ctx, email, address)
+// abandon uncounts an attempt whose password was not checked (the service
+// was busy or failed).
+func (a *attempt) abandon(ctx context.Context) error {
+	return a.t.failures.Remove(ctx, a.id)
 }

@@ -37,10 +37,20 @@ func (r *LoginFailures) Recent(ctx context.Context, email, address string, since
 	return len(rows), rows[0].FailedAt, nil
 }
 
-// Add records a failed login for email from address at now.
-func (r *LoginFailures) Add(ctx context.Context, email, address string, now time.Time) error {
-	if _, err := r.db.NewInsert().Model(&models.LoginFailure{Email: email, Address: address, FailedAt: now}).Exec(ctx); err != nil {
-		return fmt.Errorf("insert login failure: %w", err)
+// Add records a failed login for email from address at now and returns
+// its id.
+func (r *LoginFailures) Add(ctx context.Context, email, address string, now time.Time) (int64, error) {
+	f := &models.LoginFailure{Email: email, Address: address, FailedAt: now}
+	if _, err := r.db.NewInsert().Model(f).Returning("id").Exec(ctx); err != nil {
+		return 0, fmt.Errorf("insert login failure: %w", err)
+	}
+	return f.ID, nil
+}
+
+// Remove forgets one recorded failure.
+func (r *LoginFailures) Remove(ctx context.Context, id int64) error {
+	if _, err := r.db.NewDelete().Model((*models.LoginFailure)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("delete login failure: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,6 +214,32 @@ func TestLoginThrottle(t *testing.T) {
 		})
 		t.Run("another account from the same address is not throttled", func(t *testing.T) {
 			a.memberToken(t, "t2@example.com")
+		})
+		t.Run("guesses sent at once count against each other", func(t *testing.T) {
+			a.memberToken(t, "t3@example.com")
+			const guesses = 16
+			statuses := make(chan int, guesses)
+			var wg sync.WaitGroup
+			for range guesses {
+				wg.Go(func() {
+					res, err := a.do(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t3@example.com", "password": "wrong-pass-99"}})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					statuses <- res.status
+				})
+			}
+			wg.Wait()
+			close(statuses)
+			count := map[int]int{}
+			for s := range statuses {
+				count[s]++
+			}
+			checked := count[http.StatusUnauthorized]
+			if checked < 1 || checked > 5 || checked+count[http.StatusTooManyRequests]+count[http.StatusServiceUnavailable] != guesses {
+				t.Fatalf("answers %v: want at most 5 passwords checked (401), the rest refused (429, or 503 when busy)", count)
+			}
 		})
 	})
 }
