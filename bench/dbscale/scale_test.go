@@ -99,7 +99,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc, err := newService(db, st.workers)
+	svc, err := newService(ctx, db, st.workers)
 	if err != nil {
 		b.Fatal(err)
 	}
