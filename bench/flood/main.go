@@ -16,7 +16,7 @@
 //     comes from one address against one account, the admin's.
 //   - hashing: AUTH_RATE_LIMIT=0 and every flood request against another,
 //     unknown account, so that no throttle answers and each login costs a
-//     bcrypt comparison; only the bounded hashing (GOMAXPROCS at a time,
+//     bcrypt comparison; only the bounded hashing (GOMAXPROCS-1 at a time,
 //     then 503) protects the list.
 //
 // The service runs on SQLite in a temporary directory, or on PostgreSQL

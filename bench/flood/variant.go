@@ -36,7 +36,7 @@ var variants = []variant{
 	{
 		name: "hashing",
 		about: "AUTH_RATE_LIMIT=0 and every flood login against another, unknown account: no throttle answers, each login is a " +
-			"bcrypt comparison, at most GOMAXPROCS at a time and then a 503 after 1 s",
+			"bcrypt comparison, at most GOMAXPROCS-1 at a time and then a 503 after 1 s",
 		env:      []string{"AUTH_RATE_LIMIT=0"},
 		username: func(run, _ string, n uint64) string { return fmt.Sprintf("nobody-%s-%d@example.com", run, n) },
 	},
