@@ -2,10 +2,10 @@ package router
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -54,7 +54,7 @@ func (r *Router) settleBody(c *fiber.Ctx) {
 	}
 	c.Context().SetConnectionClose()
 	if lc, ok := c.Context().Conn().(*lingerConn); ok {
-		lc.linger = true
+		lc.linger.Store(true)
 	}
 }
 
@@ -111,15 +111,14 @@ func (l lingerListener) Accept() (net.Conn, error) {
 // lingerConn is a connection accepted by lingerListener.
 type lingerConn struct {
 	net.Conn
-	// linger is set by the request being served (one at a time per
-	// connection) when its body was left unread.
-	linger bool
+	// linger is set by the request being served when its body was left
+	// unread; Close may run on another goroutine (a shutdown).
+	linger atomic.Bool
 }
 
 // Close implements net.Conn.
 func (c *lingerConn) Close() error {
-	if c.linger {
-		c.linger = false
+	if c.linger.Swap(false) {
 		if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
 			if c.Conn.SetReadDeadline(time.Now().Add(lingerTime)) == nil {
 				_, _ = io.Copy(io.Discard, c.Conn)
@@ -127,14 +126,6 @@ func (c *lingerConn) Close() error {
 		}
 	}
 	return c.Conn.Close()
-}
-
-// CloseWrite closes the writing side, when the connection has one.
-func (c *lingerConn) CloseWrite() error {
-	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return errors.ErrUnsupported
 }
 
 // Serve serves the application on ln until Shutdown, closing connections
