@@ -95,7 +95,14 @@ type RequestBody struct {
 // Response is one response of an operation.
 type Response struct {
 	Description string                `json:"description"`
+	Headers     map[string]*Header    `json:"headers,omitempty"`
 	Content     map[string]*MediaType `json:"content,omitempty"`
+}
+
+// Header is a response header.
+type Header struct {
+	Description string  `json:"description,omitempty"`
+	Schema      *Schema `json:"schema,omitempty"`
 }
 
 // MediaType is the content of a body under one media type.

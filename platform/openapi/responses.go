@@ -21,14 +21,16 @@ const (
 	descBadRequest  = "Bad Request: malformed input"
 	descInvalid     = "Unprocessable Entity: validation failed"
 	descMediaType   = "Unsupported Media Type: the body is not in one of the accepted media types"
+	descTooLarge    = "Content Too Large: the body is over the size limit"
 	descUnauthorize = "Unauthorized"
 	descInternal    = "Internal Server Error"
 )
 
 // responses documents the responses of rt: its success, its declared
 // errors, and the errors the router itself answers with: 400 for routes
-// that bind input or parse paging, 415 for routes with a body, 422 for
-// inputs with validate rules, 401 for routes behind auth and 500 for all.
+// that bind input or parse paging, 413 and 415 for routes with a body, 422
+// for inputs with validate rules, 401 for routes behind auth and 500 for
+// all. A 429 or 503 documents its Retry-After header.
 func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, error) {
 	problemRef, err := g.schemaOf(problemType)
 	if err != nil {
@@ -92,6 +94,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		when   bool
 	}{
 		{http.StatusBadRequest, descBadRequest, in.declared},
+		{http.StatusRequestEntityTooLarge, descTooLarge, in.body != nil},
 		{http.StatusUnsupportedMediaType, descMediaType, in.body != nil},
 		{http.StatusUnprocessableEntity, descInvalid, in.checked},
 		{http.StatusUnauthorized, descUnauthorize, rt.Auth},
@@ -105,6 +108,14 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 				detail = d.desc
 			}
 			out[key] = problemResponse(d.desc, problem.New(d.status, detail))
+		}
+	}
+	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
+		if r := out[strconv.Itoa(st)]; r != nil {
+			r.Headers = map[string]*Header{"Retry-After": {
+				Description: "Seconds to wait before retrying",
+				Schema:      &Schema{Type: "integer", Minimum: new(float64)},
+			}}
 		}
 	}
 	return out, nil

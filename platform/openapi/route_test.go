@@ -244,13 +244,13 @@ func TestResponses(t *testing.T) {
 				Q string `query:"q" validate:"max=3"`
 			}]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
-		{"a route with a body may answer 415",
+		{"a route with a body may answer 413 and 415",
 			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[struct {
 				Body struct {
 					Name string `json:"name"`
 				}
 			}]()},
-			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "413": "Content Too Large: the body is over the size limit", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
 		{"a paged route may answer 400",
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
@@ -517,5 +517,22 @@ func wantProblemExample(t *testing.T, status string, resp *openapi.Response, dec
 	}
 	if ex.Code != "" || ex.Type != "about:blank" {
 		t.Errorf("%s: example %+v, want about:blank without a code", status, ex)
+	}
+}
+
+func TestRetryAfterIsDocumented(t *testing.T) {
+	t.Parallel()
+	busy := openapi.ErrorResponse{Status: 503, Code: "busy", Title: "Busy"}
+	limited := openapi.ErrorResponse{Status: 429, Code: "limited", Title: "Limited"}
+	missing := openapi.ErrorResponse{Status: 404, Code: "missing", Title: "Missing"}
+	_, _, op := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{busy, limited, missing}})
+	for status, want := range map[string]bool{"503": true, "429": true, "404": false, "500": false} {
+		h := op.Responses[status].Headers["Retry-After"]
+		if (h != nil) != want {
+			t.Errorf("%s documents Retry-After: %v, want %v", status, h != nil, want)
+		}
+		if h != nil && (h.Schema == nil || h.Schema.Type != "integer") {
+			t.Errorf("%s Retry-After schema %+v", status, h.Schema)
+		}
 	}
 }

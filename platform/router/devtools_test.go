@@ -236,9 +236,10 @@ func TestDeclaredErrorsAreCollectedFromTheRoutes(t *testing.T) {
 			t.Fatalf("no %s schema in %s", openapi.ProblemCodeSchema, r.SpecJSON())
 		}
 		got, _ := json.Marshal(codes.Enum)
-		// The router's own: database_unavailable (health check) and
-		// unauthorized (auth routes).
-		if want := `["database_unavailable","email_taken","not_ready","shutting_down","thing_not_found","unauthorized"]`; string(got) != want {
+		// The router's own: database_unavailable (health check),
+		// unauthorized (auth routes), request_timeout and
+		// service_unavailable (every route).
+		if want := `["database_unavailable","email_taken","not_ready","request_timeout","service_unavailable","shutting_down","thing_not_found","unauthorized"]`; string(got) != want {
 			t.Errorf("enum = %s, want %s", got, want)
 		}
 		if !strings.Contains(codes.Description, "`email_taken` (409): Email taken") {

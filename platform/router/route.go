@@ -129,6 +129,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if len(o.roles) > 0 {
 		errs = append(errs, errForbidden)
 	}
+	// Every route runs under the request deadline and the outage
+	// detectors, so any of them may answer either 503.
+	errs = append(errs, errRequestTimeout, errUnavailable)
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
 	}
