@@ -22,15 +22,16 @@ const (
 	descInvalid     = "Unprocessable Entity: validation failed"
 	descMediaType   = "Unsupported Media Type: the body is not in one of the accepted media types"
 	descTooLarge    = "Content Too Large: the body is over the size limit"
+	descLength      = "Length Required: a multipart body must be sent with a Content-Length"
 	descUnauthorize = "Unauthorized"
 	descInternal    = "Internal Server Error"
 )
 
 // responses documents the responses of rt: its success, its declared
 // errors, and the errors the router itself answers with: 400 for routes
-// that bind input or parse paging, 413 and 415 for routes with a body, 422
-// for inputs with validate rules, 401 for routes behind auth and 500 for
-// all. A 429 or 503 documents its Retry-After header.
+// that bind input or parse paging, 413 and 415 for routes with a body (411
+// when it may be multipart), 422 for inputs with validate rules, 401 for
+// routes behind auth and 500 for all. A 429 or 503 documents its Retry-After header.
 func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, error) {
 	problemRef, err := g.schemaOf(problemType)
 	if err != nil {
@@ -94,6 +95,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		when   bool
 	}{
 		{http.StatusBadRequest, descBadRequest, in.declared},
+		{http.StatusLengthRequired, descLength, in.body != nil && in.body.Content[MediaMultipart] != nil},
 		{http.StatusRequestEntityTooLarge, descTooLarge, in.body != nil},
 		{http.StatusUnsupportedMediaType, descMediaType, in.body != nil},
 		{http.StatusUnprocessableEntity, descInvalid, in.checked},

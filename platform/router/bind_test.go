@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -221,6 +222,34 @@ func TestFormAndMultipartBodies(t *testing.T) {
 		req.Header.Set("Content-Type", w.FormDataContentType())
 		resp, body := do(t, r, req)
 		wantField(t, wantProblem(t, resp, body, http.StatusUnprocessableEntity), "title")
+	})
+	t.Run("a large multipart body streams in over a connection; sent in chunks it is a 411", func(t *testing.T) {
+		base := listen(t, r)
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		_ = w.WriteField("title", "big")
+		fw, _ := w.CreateFormFile("file", "big.bin")
+		_, _ = fw.Write(bytes.Repeat([]byte("z"), 3<<20))
+		_ = w.Close()
+		for _, length := range []int64{int64(buf.Len()), -1} {
+			req, err := http.NewRequest(http.MethodPost, base+"/b/upload", io.MultiReader(bytes.NewReader(buf.Bytes())))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.ContentLength = length // -1: chunked
+			req.Header.Set("Content-Type", w.FormDataContentType())
+			res := testkit.Fetch(t, req)
+			if length < 0 {
+				wantProblem(t, &http.Response{StatusCode: res.Status, Header: res.Header}, res.Body, http.StatusLengthRequired)
+				continue
+			}
+			if res.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", res.Status, res.Body)
+			}
+			if got := decode[uploadOut](t, res.Body); got.Title != "big" || got.Size != 3<<20 {
+				t.Fatalf("bound %+v", got)
+			}
+		}
 	})
 	t.Run("a broken multipart body is a 400", func(t *testing.T) {
 		// fasthttp parses multipart bodies while reading the request, so

@@ -99,8 +99,14 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad [
 }
 
 // bindMultipart binds a multipart body; its files are kept in temporary
-// files as they arrive, and removed when the request ends.
+// files as they arrive, and removed when the request ends. The body must
+// declare its length, which the limit was checked against: a multipart
+// body is parsed as it streams in, and one sent in chunks could fill the
+// disk.
 func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+	if fc.Request().IsBodyStream() && fc.Request().Header.ContentLength() < 0 {
+		return bad, problem.New(http.StatusLengthRequired, "A multipart body must be sent with a Content-Length.")
+	}
 	form, err := fc.MultipartForm()
 	if err != nil {
 		return bad, problem.New(http.StatusBadRequest, "The multipart body could not be parsed.")
