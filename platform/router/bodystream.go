@@ -59,7 +59,8 @@ func (r *Router) settleBody(c *fiber.Ctx) {
 }
 
 // readBody reads the request body, at most limit bytes (413 beyond), into
-// one buffer of the declared size, and leaves it as the request's body for
+// one buffer of the declared size (a small body is already in the
+// request's pooled buffer), and leaves it as the request's body for
 // anything that asks after. A compressed body is left to Fiber, which
 // decompresses it.
 func readBody(c *fiber.Ctx, limit int) ([]byte, error) {
@@ -68,8 +69,12 @@ func readBody(c *fiber.Ctx, limit int) ([]byte, error) {
 		return c.Body(), nil
 	}
 	n := req.Header.ContentLength()
-	if n > limit {
+	switch {
+	case n > limit:
 		return nil, fiber.ErrRequestEntityTooLarge
+	case n >= 0 && n <= prefetchedBody:
+		// Whole already, in the request's pooled buffer.
+		return c.Body(), nil
 	}
 	var body []byte
 	if n >= 0 {
