@@ -147,9 +147,14 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		noBody   = outType == nil
 	)
 	handler := func(fc *fiber.Ctx) error {
+		// The handler's context and input, in one allocation.
+		call := new(struct {
+			c  Ctx
+			in In
+		})
+		c, in := &call.c, &call.in
 		// Authentication comes first: a caller without a valid token
 		// learns nothing about the route's input rules.
-		var c Ctx
 		if auth {
 			claims, err := r.authenticate(fc)
 			if err != nil {
@@ -179,11 +184,10 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			}
 		}
 		c.fc, c.paging = fc, pg
-		in := new(In)
 		if err := bind.bind(fc, unsafe.Pointer(in), pg); err != nil {
 			return err
 		}
-		out, err := h(&c, in)
+		out, err := h(c, in)
 		if err != nil {
 			return err
 		}
