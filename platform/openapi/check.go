@@ -43,7 +43,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // document says a request may hold is what the router accepts. Values are
 // those of a JSON document decoded into any (nil, bool, string,
 // json.Number or float64, []any, map[string]any). A Checker is safe for
-// concurrent use.
+// concurrent use. A string may also be a RawString.
 type Checker struct {
 	components map[string]*Schema
 	patterns   map[string]*regexp.Regexp
@@ -125,11 +125,13 @@ func (c *Checker) Check(s *Schema, v any, field string, out []Violation) []Viola
 	}
 	switch s.Type {
 	case "string":
-		str, ok := v.(string)
-		if !ok {
-			return append(out, wrongType(field, "a string"))
+		switch str := v.(type) {
+		case string:
+			return c.checkString(s, str, field, out)
+		case RawString:
+			return c.checkRawString(s, str, field, out)
 		}
-		return c.checkString(s, str, field, out)
+		return append(out, wrongType(field, "a string"))
 	case "integer", "number":
 		n, ok := number(v)
 		if !ok || (s.Type == "integer" && n != math.Trunc(n)) {

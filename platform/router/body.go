@@ -145,8 +145,14 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 			return bad, nil
 		}
 	}
-	var generic any
-	if err := jsonv2.Unmarshal(body, &generic); err != nil {
+	var (
+		generic any
+		opts    []jsonv2.Options
+	)
+	if len(body) > scanSize {
+		opts = append(opts, rawStrings(body))
+	}
+	if err := jsonv2.Unmarshal(body, &generic, opts...); err != nil {
 		return bad, jsonProblem(err)
 	}
 	if checker != nil {
@@ -162,6 +168,39 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 		return bad, jsonProblem(err)
 	}
 	return bad, nil
+}
+
+// rawStringSize is the length over which a string of a large JSON body is
+// checked as an openapi.RawString, a slice of the body, instead of a copy.
+const rawStringSize = 4 * 1024
+
+// rawStrings has the strings of body over rawStringSize decoded as
+// openapi.RawString slices of body: the document's checks then hold no
+// second copy of them, and the one decode into the input type makes the
+// only copy.
+func rawStrings(body []byte) jsonv2.Options {
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(body)))
+	return jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
+		if dec.PeekKind() != '"' {
+			return jsonv2.SkipFunc
+		}
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if len(raw) <= rawStringSize {
+			str, err := jsontext.AppendUnquote(nil, raw)
+			*v = string(str)
+			return err
+		}
+		// Unmarshal decodes body in place, so raw is a slice of it; were
+		// it ever not, it is copied rather than kept past the next read.
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(raw))); p < start || p+uintptr(len(raw)) > start+uintptr(len(body)) {
+			raw = bytes.Clone(raw)
+		}
+		*v = openapi.RawString(raw)
+		return nil
+	}))
 }
 
 // scanSize is the size over which a JSON body's sizes are checked before

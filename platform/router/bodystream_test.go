@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +161,12 @@ func TestStreamedBodies(t *testing.T) {
 		resp, body := post(t, http.DefaultClient, strings.NewReader(b), int64(len(b)))
 		wantField(t, wantProblem(t, resp, body, http.StatusUnprocessableEntity), "name")
 	})
+	t.Run("a NUL deep in a large value is refused, naming it", func(t *testing.T) {
+		t.Parallel()
+		b := `{"name":"ann","text":"` + strings.Repeat("t", 1<<20) + `\u0000"}`
+		resp, body := post(t, http.DefaultClient, strings.NewReader(b), int64(len(b)))
+		wantField(t, wantProblem(t, resp, body, http.StatusUnprocessableEntity), "text")
+	})
 	t.Run("a large body with a member the document does not have is malformed", func(t *testing.T) {
 		t.Parallel()
 		b := `{"name":"` + strings.Repeat("n", 1<<20) + `","admin":true}`
@@ -202,4 +209,42 @@ func TestAClientStillSendingItsBodyGetsTheAnswer(t *testing.T) {
 		resp.Body.Close()
 		wantProblem(t, resp, body, http.StatusUnauthorized)
 	}
+}
+
+// TestALargeAcceptedValueIsCopiedOnce sends a body whose one large string
+// the document accepts, and counts the bytes the process allocates to
+// serve it: the body, read once, and the value decoded once into the
+// input; the document's check of the string holds no copy of its own. Not
+// parallel: it reads the process's allocation counter.
+func TestALargeAcceptedValueIsCopiedOnce(t *testing.T) {
+	base := streamRouter(t)
+	const size = 3 << 20 // within streamRouter's 4 MB limit
+	send := func() {
+		body := io.MultiReader(strings.NewReader(`{"name":"ann","text":"`), &endless{left: size}, strings.NewReader(`"}`))
+		req, err := http.NewRequest(http.MethodPost, base+"/api/uploads", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.ContentLength = int64(len(`{"name":"ann","text":""}`) + size)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || decode[uploaded](t, got).Size != size {
+			t.Fatalf("status %d: %s", resp.StatusCode, got)
+		}
+	}
+	send() // warm up: connections, buffers, pools
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	send()
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if limit := uint64(size) * 5 / 2; allocated > limit {
+		t.Fatalf("serving a %d MB value allocated %d MB, want at most %d MB (the body and the value, once each)", size>>20, allocated>>20, limit>>20)
+	}
+	t.Logf("serving a %d MB value allocated %d MB", size>>20, allocated>>20)
 }
