@@ -108,11 +108,8 @@ func (c *Checker) compile(s *Schema) error {
 
 // Check appends to out the violations of v against s, naming v field.
 func (c *Checker) Check(s *Schema, v any, field string, out []Violation) []Violation {
-	if s == nil {
+	if s = c.resolve(s); s == nil {
 		return out
-	}
-	if s.Ref != "" {
-		return c.Check(c.components[strings.TrimPrefix(s.Ref, refPrefix)], v, field, out)
 	}
 	if v == nil {
 		if s.Nullable || (s.Type == "" && len(s.AllOf) == 0) {
@@ -210,6 +207,16 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
+// tooLong is the violation of a string over max characters.
+func tooLong(field string, max int) Violation {
+	return Violation{Field: field, Message: fmt.Sprintf("must have at most %d characters", max)}
+}
+
+// encodedOver reports whether a JSON string of n encoded bytes, quotes
+// excluded, has more than max characters however it is escaped: each
+// character takes at most maxEscapedRune bytes.
+func encodedOver(n, max int) bool { return n > maxEscapedRune*max }
+
 func (c *Checker) checkString(s *Schema, str, field string, out []Violation) []Violation {
 	if strings.IndexByte(str, 0) >= 0 {
 		return append(out, Violation{Field: field, Message: "must not contain NUL characters"})
@@ -222,7 +229,7 @@ func (c *Checker) checkString(s *Schema, str, field string, out []Violation) []V
 		}
 		return append(out, Violation{Field: field, Message: fmt.Sprintf("must have at least %d characters", *s.MinLength)})
 	case s.MaxLength != nil && n > *s.MaxLength:
-		return append(out, Violation{Field: field, Message: fmt.Sprintf("must have at most %d characters", *s.MaxLength)})
+		return append(out, tooLong(field, *s.MaxLength))
 	}
 	if msg := checkFormat(s.Format, str); msg != "" {
 		return append(out, Violation{Field: field, Message: msg})

@@ -48,8 +48,8 @@ func (c *Checker) scan(s *Schema, dec *jsontext.Decoder, field string, out []Vio
 		if err != nil {
 			return out, errScan
 		}
-		if ml := c.maxLength(s); ml >= 0 && len(v)-2 > maxEscapedRune*ml {
-			out = append(out, Violation{Field: field, Message: fmt.Sprintf("must have at most %d characters", ml)})
+		if ml := c.maxLength(s); ml >= 0 && encodedOver(len(v)-2, ml) {
+			out = append(out, tooLong(field, ml))
 		}
 		return out, nil
 	default:

@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"bytes"
-	"fmt"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -26,8 +25,8 @@ func (c *Checker) checkRawString(s *Schema, raw RawString, field string, out []V
 	n := len(raw) - 2
 	switch {
 	case bytes.Contains(raw, nulEscape):
-	case s.MaxLength != nil && n > maxEscapedRune**s.MaxLength:
-		return append(out, Violation{Field: field, Message: fmt.Sprintf("must have at most %d characters", *s.MaxLength)})
+	case s.MaxLength != nil && encodedOver(n, *s.MaxLength):
+		return append(out, tooLong(field, *s.MaxLength))
 	case s.Format == "" && s.Pattern == "" && len(s.Enum) == 0 &&
 		(s.MaxLength == nil || n <= *s.MaxLength) &&
 		(s.MinLength == nil || n/maxEscapedRune >= *s.MinLength):

@@ -132,42 +132,47 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	}
-	if checker != nil && len(body) > scanSize {
-		// A large body is first scanned in place, so a value too large
-		// for its schema is refused before any of it is copied.
-		n := len(bad)
-		if bad = checker.CheckSizes(b.schemas[MediaJSON], body, bad); len(bad) > n {
-			for _, v := range bad[n:] {
-				if v.Malformed {
-					return bad, violationsProblem(bad[n:])
-				}
-			}
-			return bad, nil
-		}
-	}
-	var (
-		generic any
-		opts    []jsonv2.Options
-	)
+	schema := b.schemas[MediaJSON]
+	var opts []jsonv2.Options
 	if len(body) > scanSize {
+		// A large body is first scanned in place, so a value too large
+		// for its schema is refused before any of it is copied; then its
+		// long strings are checked as slices of it.
+		if checker != nil {
+			n := len(bad)
+			if bad = checker.CheckSizes(schema, body, bad); len(bad) > n {
+				return bad, malformedProblem(bad[n:])
+			}
+		}
 		opts = append(opts, rawStrings(body))
 	}
+	var generic any
 	if err := jsonv2.Unmarshal(body, &generic, opts...); err != nil {
 		return bad, jsonProblem(err)
 	}
 	if checker != nil {
 		n := len(bad)
-		bad = checker.Check(b.schemas[MediaJSON], generic, "", bad)
-		for _, v := range bad[n:] {
-			if v.Malformed {
-				return bad, violationsProblem(bad[n:])
-			}
+		bad = checker.Check(schema, generic, "", bad)
+		if err := malformedProblem(bad[n:]); err != nil {
+			return bad, err
 		}
 	}
 	if err := jsonv2.Unmarshal(body, reflect.NewAt(b.plan.Type, dst).Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
 		return bad, jsonProblem(err)
 	}
 	return bad, nil
+}
+
+// malformedProblem is the 400 answering violations among which one is
+// malformed, or nil when none is: the body then goes on, and the others are
+// answered with the rest of the input's.
+func malformedProblem(vs []openapi.Violation) error {
+	for _, v := range vs {
+		if v.Malformed {
+			return violationsProblem(vs)
+		}
+	}
+	return nil
 }
 
 // rawStringSize is the length over which a string of a large JSON body is

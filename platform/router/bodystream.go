@@ -49,14 +49,18 @@ func (r *Router) settleBody(c *fiber.Ctx) {
 	if !req.IsBodyStream() {
 		return
 	}
-	if n := req.Header.ContentLength(); n >= 0 && n <= min(prefetchedBody, r.cfg.BodyLimit) {
-		return // whole already: the connection is at the next request
+	if prefetched(req.Header.ContentLength(), r.cfg.BodyLimit) {
+		return // the connection is at the next request
 	}
 	c.Context().SetConnectionClose()
 	if lc, ok := c.Context().Conn().(*lingerConn); ok {
 		lc.linger.Store(true)
 	}
 }
+
+// prefetched reports whether a body of declared length n, limit bytes at
+// most, was read whole with the request's headers.
+func prefetched(n, limit int) bool { return n >= 0 && n <= min(prefetchedBody, limit) }
 
 // readBody reads the request body, at most limit bytes (413 beyond), into
 // one buffer of the declared size (a small body is already in the
@@ -72,9 +76,8 @@ func readBody(c *fiber.Ctx, limit int) ([]byte, error) {
 	switch {
 	case n > limit:
 		return nil, fiber.ErrRequestEntityTooLarge
-	case n >= 0 && n <= prefetchedBody:
-		// Whole already, in the request's pooled buffer.
-		return c.Body(), nil
+	case prefetched(n, limit):
+		return c.Body(), nil // in the request's pooled buffer
 	}
 	var body []byte
 	if n >= 0 {
