@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -105,10 +104,7 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	}
 	if err != nil {
 		// Not a guess that was checked: it does not count.
-		if aerr := try.abandon(context.WithoutCancel(ctx)); aerr != nil {
-			err = errors.Join(err, aerr)
-		}
-		return nil, err
+		return nil, try.abandon(ctx, err)
 	}
 	if !ok {
 		return nil, errInvalidCredentials // counted by begin

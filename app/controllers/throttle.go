@@ -59,16 +59,13 @@ func (t *LoginThrottle) begin(ctx context.Context, fc *fiber.Ctx, email, address
 	a := &attempt{t: t, id: id, email: email, address: address}
 	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow))
 	if err != nil {
-		if aerr := a.abandon(context.WithoutCancel(ctx)); aerr != nil {
-			err = errors.Join(err, aerr)
-		}
-		return nil, err
+		return nil, a.abandon(ctx, err)
 	}
 	if n <= loginFailuresMax {
 		return a, nil
 	}
 	// Refused attempts are not counted, so a flood does not grow the table.
-	if err := a.abandon(ctx); err != nil {
+	if err := a.abandon(ctx, nil); err != nil {
 		return nil, err
 	}
 	wait := max(1, int(math.Ceil(oldest.Add(loginFailureWindow).Sub(now).Seconds())))
@@ -81,8 +78,13 @@ func (a *attempt) succeeded(ctx context.Context) error {
 	return a.t.failures.Clear(ctx, a.email, a.address)
 }
 
-// abandon uncounts an attempt whose password was not checked (the service
-// was busy or failed).
-func (a *attempt) abandon(ctx context.Context) error {
-	return a.t.failures.Remove(ctx, a.id)
+// abandon uncounts an attempt whose password was not checked (refused,
+// or the service was busy or failed with cause) and returns cause, joined
+// with the error of uncounting if that failed too. It runs even when ctx
+// is done, since the request's failure may be its deadline.
+func (a *attempt) abandon(ctx context.Context, cause error) error {
+	if err := a.t.failures.Remove(context.WithoutCancel(ctx), a.id); err != nil {
+		return errors.Join(cause, err)
+	}
+	return cause
 }
