@@ -26,12 +26,7 @@ const apiPackage = "github.com/asapjs/fiber-template/cmd/api"
 // TestBinary runs cmd/api as a deployment would: a built binary configured
 // by its environment and stopped by a signal.
 func TestBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs cmd/api; skipped with -short")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("stops the binary with SIGTERM, which Windows lacks")
-	}
+	stopsTheBinary(t)
 	t.Parallel()
 	bin := buildAPI(t)
 
@@ -80,6 +75,24 @@ func TestBinary(t *testing.T) {
 			t.Errorf("output does not name JWT_SECRET:\n%s", out)
 		}
 	})
+}
+
+// runsTheBinary skips t under -short: it builds and runs cmd/api.
+func runsTheBinary(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs cmd/api; skipped with -short")
+	}
+}
+
+// stopsTheBinary is runsTheBinary for a test that stops cmd/api with
+// SIGTERM, which Windows lacks.
+func stopsTheBinary(t *testing.T) {
+	t.Helper()
+	runsTheBinary(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("stops the binary with SIGTERM, which Windows lacks")
+	}
 }
 
 // buildAPI builds cmd/api into t's temporary directory.

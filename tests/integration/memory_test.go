@@ -71,9 +71,7 @@ func memoryOf(t *testing.T, pid int, field string) int64 {
 // server's peak resident memory: unauthenticated bodies are answered
 // before they are read, and authenticated ones are held once.
 func TestLargeBodiesKeepMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs cmd/api; skipped with -short")
-	}
+	runsTheBinary(t)
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the server's memory from /proc")
 	}

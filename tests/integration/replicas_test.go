@@ -131,9 +131,7 @@ func migrateDSN(ctx context.Context, dsn string) error {
 // TestReadReplicasBinary runs the built binary with DATABASE_REPLICA_URLS:
 // lists are served by the replica, and stopping it keeps the API answering.
 func TestReadReplicasBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs cmd/api; skipped with -short")
-	}
+	runsTheBinary(t)
 	t.Parallel()
 	dsn := pgtest.NewDatabase(t)
 	replica := pgtest.NewReplica(t)

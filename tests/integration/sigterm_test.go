@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,12 +18,7 @@ import (
 // and the connection that never finished must be cut, logged with its
 // count, with a non-zero exit.
 func TestSIGTERMDrains(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs cmd/api; skipped with -short")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("stops the binary with SIGTERM, which Windows lacks")
-	}
+	stopsTheBinary(t)
 	t.Parallel()
 	const delay, timeout = 2 * time.Second, time.Second
 	port := freePort(t)
