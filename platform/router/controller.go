@@ -91,7 +91,7 @@ func (r *Router) add(rt Route) error {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
 	r.routes[key] = name
-	r.app.Add(rt.method, rt.path, h)
+	r.app.Add(rt.method, rt.path, append(o.middleware[:len(o.middleware):len(o.middleware)], h)...)
 	return nil
 }
 

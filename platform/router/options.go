@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
@@ -26,6 +28,12 @@ type options struct {
 	status                                 int
 	errors                                 []*problem.Error
 	contentTypes                           []string
+	// middleware run after the route matched, before its authentication.
+	middleware []fiber.Handler
+	// bodyLimit is the declared largest body; 0 leaves the schema's bound.
+	bodyLimit int
+	// decompress accepts a gzip Content-Encoding on the body.
+	decompress bool
 }
 
 // Option sets one of a route's options.
@@ -88,6 +96,27 @@ func OperationID(id string) Option { return func(o *options) { o.operationID = i
 // Tag overrides the controller's documentation tag for one route.
 func Tag(tag string) Option { return func(o *options) { o.tag = tag } }
 
+// Use runs handlers on this route only, in order, once the route matched
+// and before its authentication and input are read: whatever spelling of
+// the path reached the route, they run. A handler ends the request by
+// returning an error (answered as a problem) or goes on with c.Next().
+//
+//	router.Post("/login", a.login, router.Use(authLimit))
+func Use(handlers ...fiber.Handler) Option {
+	return func(o *options) { o.middleware = append(o.middleware, handlers...) }
+}
+
+// BodyLimit caps the route's request body at n bytes. The effective limit
+// is the smallest of n, the largest body the route's schema can accept and
+// Config.BodyLimit; a larger body is a 413 before it is read.
+func BodyLimit(n int) Option { return func(o *options) { o.bodyLimit = n } }
+
+// Decompress accepts a request body sent with Content-Encoding: gzip (one
+// coding, once). It is decompressed as it is read and the route's body
+// limit counts the decompressed bytes. Without it, a body with any
+// Content-Encoding but identity is a 415.
+func Decompress() Option { return func(o *options) { o.decompress = true } }
+
 func buildOptions(opts []Option) (options, error) {
 	o := options{status: http.StatusOK}
 	for _, opt := range opts {
@@ -100,6 +129,14 @@ func buildOptions(opts []Option) (options, error) {
 		if e == nil {
 			return o, fmt.Errorf("nil declared error")
 		}
+	}
+	for _, m := range o.middleware {
+		if m == nil {
+			return o, fmt.Errorf("nil route middleware")
+		}
+	}
+	if o.bodyLimit < 0 {
+		return o, fmt.Errorf("negative body limit %d", o.bodyLimit)
 	}
 	return o, nil
 }
