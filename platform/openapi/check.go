@@ -43,7 +43,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 // document says a request may hold is what the router accepts. Values are
 // those of a JSON document decoded into any (nil, bool, string,
 // json.Number or float64, []any, map[string]any). A Checker is safe for
-// concurrent use. A string may also be a RawString.
+// concurrent use.
 type Checker struct {
 	components map[string]*Schema
 	patterns   map[string]*regexp.Regexp
@@ -122,13 +122,11 @@ func (c *Checker) Check(s *Schema, v any, field string, out []Violation) []Viola
 	}
 	switch s.Type {
 	case "string":
-		switch str := v.(type) {
-		case string:
-			return c.checkString(s, str, field, out)
-		case RawString:
-			return c.checkRawString(s, str, field, out)
+		str, ok := v.(string)
+		if !ok {
+			return append(out, wrongType(field, "a string"))
 		}
-		return append(out, wrongType(field, "a string"))
+		return c.checkString(s, str, field, out)
 	case "integer", "number":
 		n, ok := number(v)
 		if !ok || (s.Type == "integer" && n != math.Trunc(n)) {
@@ -214,8 +212,8 @@ func tooLong(field string, max int) Violation {
 
 // encodedOver reports whether a JSON string of n encoded bytes, quotes
 // excluded, has more than max characters however it is escaped: each
-// character takes at most maxEscapedRune bytes.
-func encodedOver(n, max int) bool { return n > maxEscapedRune*max }
+// character takes at most jsonCharMax bytes.
+func encodedOver(n, max int) bool { return n > jsonCharMax*max }
 
 func (c *Checker) checkString(s *Schema, str, field string, out []Violation) []Violation {
 	if strings.IndexByte(str, 0) >= 0 {

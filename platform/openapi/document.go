@@ -90,6 +90,13 @@ type RequestBody struct {
 	Description string                `json:"description,omitempty"`
 	Content     map[string]*MediaType `json:"content"`
 	Required    bool                  `json:"required,omitempty"`
+	// Limit is the largest body the route reads, in bytes (after
+	// decompression where the route accepts a Content-Encoding); a larger
+	// one is a 413.
+	Limit int64 `json:"x-body-limit,omitempty"`
+	// Encodings are the Content-Encodings the route accepts besides
+	// identity; any other is a 415.
+	Encodings []string `json:"x-content-encodings,omitempty"`
 }
 
 // Response is one response of an operation.

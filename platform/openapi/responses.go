@@ -20,8 +20,8 @@ var problemType = reflect.TypeFor[problem.Problem]()
 const (
 	descBadRequest  = "Bad Request: malformed input"
 	descInvalid     = "Unprocessable Entity: validation failed"
-	descMediaType   = "Unsupported Media Type: the body is not in one of the accepted media types"
-	descTooLarge    = "Content Too Large: the body is over the size limit"
+	descMediaType   = "Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings)"
+	descTooLarge    = "Content Too Large: the body is over the route's size limit (x-body-limit of the request body)"
 	descLength      = "Length Required: a multipart body must be sent with a Content-Length"
 	descUnauthorize = "Unauthorized"
 	descInternal    = "Internal Server Error"
@@ -112,13 +112,18 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			out[key] = problemResponse(d.desc, problem.New(d.status, detail))
 		}
 	}
+	seconds := func(desc string) *Header {
+		return &Header{Description: desc, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
+	}
 	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		if r := out[strconv.Itoa(st)]; r != nil {
-			r.Headers = map[string]*Header{"Retry-After": {
-				Description: "Seconds to wait before retrying",
-				Schema:      &Schema{Type: "integer", Minimum: new(float64)},
-			}}
+			r.Headers = map[string]*Header{"Retry-After": seconds("Seconds to wait before retrying")}
 		}
+	}
+	if r := out[strconv.Itoa(http.StatusTooManyRequests)]; r != nil {
+		r.Headers["RateLimit-Limit"] = seconds("Requests allowed in the window")
+		r.Headers["RateLimit-Remaining"] = seconds("Requests left in the window: 0")
+		r.Headers["RateLimit-Reset"] = seconds("Seconds until the window resets")
 	}
 	return out, nil
 }

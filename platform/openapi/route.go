@@ -60,6 +60,15 @@ type Route struct {
 	// OptionalAuth reports whether the route reads a bearer JWT when one is
 	// sent and serves anonymous callers too.
 	OptionalAuth bool
+	// BodyLimit caps the request body, in bytes, below the bound of its
+	// schema (see BodyLimit). Default: none.
+	BodyLimit int64
+	// MaxBodyLimit is the ceiling of every body limit, the server's: a
+	// body whose schema has no bound gets it. Default: none.
+	MaxBodyLimit int64
+	// Encodings are the Content-Encodings the request body may be sent
+	// with besides identity. Default: none.
+	Encodings []string
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
@@ -152,6 +161,10 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	if err != nil {
 		return err
 	}
+	if in.body != nil {
+		in.body.Limit = r.bodyLimit(rt, in.body)
+		in.body.Encodings = slices.Clone(rt.Encodings)
+	}
 	responses, err := g.responses(rt, status, in)
 	if err != nil {
 		return err
@@ -202,4 +215,20 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 		r.roles[role] = true
 	}
 	return nil
+}
+
+// bodyLimit is the limit of the request body rb of rt: the smallest of its
+// schema's bound, the declared limit and the ceiling (0 when none applies).
+func (r *Registry) bodyLimit(rt Route, rb *RequestBody) int64 {
+	limit := rt.MaxBodyLimit
+	lower := func(n int64) {
+		if n > 0 && (limit == 0 || n < limit) {
+			limit = n
+		}
+	}
+	if n, ok := BodyLimit(rb, r.schemas); ok {
+		lower(n)
+	}
+	lower(rt.BodyLimit)
+	return limit
 }

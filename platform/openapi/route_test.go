@@ -250,7 +250,7 @@ func TestResponses(t *testing.T) {
 					Name string `json:"name"`
 				}
 			}]()},
-			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "413": "Content Too Large: the body is over the size limit", "415": "Unsupported Media Type: the body is not in one of the accepted media types", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
+			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "413": "Content Too Large: the body is over the route's size limit (x-body-limit of the request body)", "415": "Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings)", "422": "Unprocessable Entity: validation failed", "500": "Internal Server Error"}},
 		{"a paged route may answer 400",
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},

@@ -3,6 +3,7 @@ package router
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -50,8 +51,8 @@ type values interface {
 }
 
 // newBinding makes the setters of every field of p; bodies are read up
-// to bodyLimit bytes.
-func newBinding(p *plan.Input, bodyLimit int) (*binding, error) {
+// to bodyLimit bytes, sent gzipped where gzip is true.
+func newBinding(p *plan.Input, bodyLimit int, gzip bool) (*binding, error) {
 	b := &binding{plan: p, paging: p.Paging}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
@@ -61,7 +62,7 @@ func newBinding(p *plan.Input, bodyLimit int) (*binding, error) {
 		return nil, err
 	}
 	if p.Body != nil {
-		if b.body, err = newBodyBinding(p.Body, bodyLimit); err != nil {
+		if b.body, err = newBodyBinding(p.Body, bodyLimit, gzip); err != nil {
 			return nil, err
 		}
 	}
@@ -295,8 +296,14 @@ func problemDetail(f *plan.Field) string {
 	return "Invalid form field."
 }
 
+// maxListed is how many field errors a problem lists at most; its detail
+// says how many there were.
+const maxListed = 20
+
 // violationsProblem is the answer to violations of the documented rules: a
-// 400 when a value is malformed, else a 422, listing each field once.
+// 400 when a value is malformed, else a 422, listing each field once (the
+// first maxListed of them). A violation of the body as a whole is named
+// "body".
 func violationsProblem(bad []openapi.Violation) *problem.Problem {
 	status, detail := http.StatusUnprocessableEntity, validationDetail
 	for _, v := range bad {
@@ -307,12 +314,21 @@ func violationsProblem(bad []openapi.Violation) *problem.Problem {
 	}
 	p := problem.New(status, detail)
 	seen := map[string]bool{}
+	listed := 0
 	for _, v := range bad {
+		if v.Field == "" {
+			v.Field = "body"
+		}
 		if (status == http.StatusBadRequest && !v.Malformed) || seen[v.Field] {
 			continue
 		}
 		seen[v.Field] = true
-		p.Errors = append(p.Errors, problem.FieldError{Field: v.Field, Message: v.Message})
+		if listed++; listed <= maxListed {
+			p.Errors = append(p.Errors, problem.FieldError{Field: v.Field, Message: v.Message})
+		}
+	}
+	if listed > maxListed {
+		p.Detail = fmt.Sprintf("%s The first %d of %d errors are listed.", p.Detail, maxListed, listed)
 	}
 	return p
 }

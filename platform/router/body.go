@@ -6,6 +6,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -27,12 +28,15 @@ type bodyBinding struct {
 	form []*param
 	// schemas are the documented body schemas by media type.
 	schemas map[string]*openapi.Schema
-	// limit is the largest body read, in bytes.
+	// limit is the largest body read, in bytes: the documented limit of
+	// the route once the document is built.
 	limit int
+	// gzip accepts a body sent with Content-Encoding: gzip.
+	gzip bool
 }
 
-func newBodyBinding(p *plan.Body, limit int) (*bodyBinding, error) {
-	b := &bodyBinding{plan: p, limit: limit}
+func newBodyBinding(p *plan.Body, limit int, gzip bool) (*bodyBinding, error) {
+	b := &bodyBinding{plan: p, limit: limit, gzip: gzip}
 	var err error
 	if b.form, err = newParams(p.Form); err != nil {
 		return nil, err
@@ -43,6 +47,9 @@ func newBodyBinding(p *plan.Body, limit int) (*bodyBinding, error) {
 // document takes the body schemas, and the form fields' schemas from the
 // form object, from the documented request body rb.
 func (b *bodyBinding) document(rb *openapi.RequestBody) {
+	if rb.Limit > 0 && rb.Limit < int64(b.limit) {
+		b.limit = int(rb.Limit)
+	}
 	b.schemas = map[string]*openapi.Schema{}
 	for mt, content := range rb.Content {
 		b.schemas[mt] = content.Schema
@@ -67,20 +74,30 @@ func (b *bodyBinding) document(rb *openapi.RequestBody) {
 }
 
 // bind decodes the body into dst, appending the violations of its
-// documented rules to bad.
+// documented rules to bad. Its media type, charset, encoding and declared
+// length are checked before a byte of it is read.
 func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
-	// The media type is checked before a byte of the body is read.
-	ct := mediaType(fc.Request().Header.ContentType())
+	h := &fc.Request().Header
+	ct, params := splitMediaType(h.ContentType())
 	switch {
-	case ct == "" && fc.Request().Header.ContentLength() == 0:
+	case ct == "" && h.ContentLength() == 0:
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	case ct == "" || !b.plan.Accepts(ct):
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.plan.MediaTypes, ", ")+".")
+	case !utf8Charset(params):
+		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be UTF-8: send charset=utf-8 or no charset.")
+	}
+	gzipped, err := b.encoding(h.ContentEncoding(), ct)
+	if err != nil {
+		return bad, err
+	}
+	if h.ContentLength() > b.limit && !gzipped {
+		return bad, tooLarge(b.limit)
 	}
 	if ct == MediaMultipart {
 		return b.bindMultipart(rb, fc, dst, bad)
 	}
-	body, err := readBody(fc, b.limit)
+	body, err := readBody(fc, b.limit, gzipped)
 	if err != nil {
 		return bad, err
 	}
@@ -91,11 +108,34 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad [
 	defer fasthttp.ReleaseArgs(args)
 	args.ParseBytes(body)
 	for _, p := range b.form {
+		if !p.f.Multi && len(args.PeekMulti(p.f.Name)) > 1 {
+			return bad, fieldProblem(http.StatusBadRequest, "The request body has a field twice.", p.f.Name, "appears more than once")
+		}
 		if bad, err = rb.bindValues(p, dst, args, bad); err != nil {
 			return bad, err
 		}
 	}
 	return bad, nil
+}
+
+// encoding checks the Content-Encoding of a body of media type ct: none or
+// identity, or gzip once where the route accepts it (gzipped).
+func (b *bodyBinding) encoding(header []byte, ct string) (gzipped bool, err error) {
+	enc := strings.ToLower(strings.TrimSpace(string(header)))
+	switch {
+	case enc == "" || enc == "identity":
+		return false, nil
+	case enc == "gzip" && b.gzip && ct != MediaMultipart:
+		return true, nil
+	case b.gzip && ct != MediaMultipart:
+		return false, problem.New(http.StatusUnsupportedMediaType, "The request body may only be sent with a Content-Encoding of gzip, once, or none.")
+	}
+	return false, problem.New(http.StatusUnsupportedMediaType, "The request body must not be sent with a Content-Encoding.")
+}
+
+// tooLarge is the 413 of a body over limit bytes.
+func tooLarge(limit int) error {
+	return problem.New(http.StatusRequestEntityTooLarge, "The request body is larger than this route accepts: at most "+strconv.Itoa(limit)+" bytes.")
 }
 
 // bindMultipart binds a multipart body; its files are kept in temporary
@@ -104,7 +144,7 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad [
 // body is parsed as it streams in, and one sent in chunks could fill the
 // disk.
 func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
-	if fc.Request().IsBodyStream() && fc.Request().Header.ContentLength() < 0 {
+	if fc.Request().Header.ContentLength() < 0 {
 		return bad, problem.New(http.StatusLengthRequired, "A multipart body must be sent with a Content-Length.")
 	}
 	form, err := fc.MultipartForm()
@@ -125,36 +165,26 @@ func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Point
 
 // bindJSON decodes a JSON body strictly: member names match case for
 // case, a duplicated member is a 400, and so is a member the schema does
-// not have. The document's schema is checked on the decoded value before it
-// reaches the Go type, so null, absence and every documented rule are seen
-// as the client sent them.
+// not have. The body is checked against the document's schema as it is
+// read (see openapi.Checker.CheckJSON), so null, absence and every
+// documented rule are seen as the client sent them, and a value of the
+// wrong shape is refused without being decoded; only a body that passed
+// is decoded into the Go type.
 func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	}
-	schema := b.schemas[MediaJSON]
-	var opts []jsonv2.Options
-	if len(body) > scanSize {
-		// A large body is first scanned in place, so a value too large
-		// for its schema is refused before any of it is copied; then its
-		// long strings are checked as slices of it.
-		if checker != nil {
-			n := len(bad)
-			if bad = checker.CheckSizes(schema, body, bad); len(bad) > n {
-				return bad, malformedProblem(bad[n:])
-			}
-		}
-		opts = append(opts, rawStrings(body))
-	}
-	var generic any
-	if err := jsonv2.Unmarshal(body, &generic, opts...); err != nil {
-		return bad, jsonProblem(err)
-	}
 	if checker != nil {
 		n := len(bad)
-		bad = checker.Check(schema, generic, "", bad)
+		var err error
+		if bad, err = checker.CheckJSON(b.schemas[MediaJSON], body, bad); err != nil {
+			return bad, jsonProblem(err)
+		}
 		if err := malformedProblem(bad[n:]); err != nil {
 			return bad, err
+		}
+		if len(bad) > n {
+			return bad, nil // a 422 whatever the Go value would be
 		}
 	}
 	if err := jsonv2.Unmarshal(body, reflect.NewAt(b.plan.Type, dst).Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
@@ -174,44 +204,6 @@ func malformedProblem(vs []openapi.Violation) error {
 	}
 	return nil
 }
-
-// rawStringSize is the length over which a string of a large JSON body is
-// checked as an openapi.RawString, a slice of the body, instead of a copy.
-const rawStringSize = 4 * 1024
-
-// rawStrings has the strings of body over rawStringSize decoded as
-// openapi.RawString slices of body: the document's checks then hold no
-// second copy of them, and the one decode into the input type makes the
-// only copy.
-func rawStrings(body []byte) jsonv2.Options {
-	start := uintptr(unsafe.Pointer(unsafe.SliceData(body)))
-	return jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *any) error {
-		if dec.PeekKind() != '"' {
-			return jsonv2.SkipFunc
-		}
-		raw, err := dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		if len(raw) <= rawStringSize {
-			str, err := jsontext.AppendUnquote(nil, raw)
-			*v = string(str)
-			return err
-		}
-		// Unmarshal decodes body in place, so raw is a slice of it; were
-		// it ever not, it is copied rather than kept past the next read.
-		if p := uintptr(unsafe.Pointer(unsafe.SliceData(raw))); p < start || p+uintptr(len(raw)) > start+uintptr(len(body)) {
-			raw = bytes.Clone(raw)
-		}
-		*v = openapi.RawString(raw)
-		return nil
-	}))
-}
-
-// scanSize is the size over which a JSON body's sizes are checked before
-// it is decoded (see openapi.Checker.CheckSizes); smaller bodies cost more
-// to scan twice than to decode.
-const scanSize = 64 * 1024
 
 // jsonProblem answers a body that is not JSON, or that does not fit the
 // Go type, with a 400 naming the member where it can, without echoing
@@ -300,10 +292,29 @@ func (m multipartValues) PeekMulti(name string) [][]byte {
 	return out
 }
 
-// mediaType returns the lower-case media type without parameters.
-func mediaType(h []byte) string {
+// splitMediaType returns the lower-case media type of a Content-Type
+// header and its parameters.
+func splitMediaType(h []byte) (mt string, params []byte) {
 	if i := bytes.IndexByte(h, ';'); i >= 0 {
-		h = h[:i]
+		h, params = h[:i], h[i+1:]
 	}
-	return strings.ToLower(string(bytes.TrimSpace(h)))
+	return strings.ToLower(string(bytes.TrimSpace(h))), params
+}
+
+// utf8Charset reports whether the parameters of a media type name no
+// charset, or UTF-8.
+func utf8Charset(params []byte) bool {
+	for len(params) > 0 {
+		var p []byte
+		p, params, _ = bytes.Cut(params, []byte(";"))
+		name, value, _ := bytes.Cut(p, []byte("="))
+		if !bytes.EqualFold(bytes.TrimSpace(name), []byte("charset")) {
+			continue
+		}
+		value = bytes.Trim(bytes.TrimSpace(value), `"`)
+		if !bytes.EqualFold(value, []byte("utf-8")) && !bytes.EqualFold(value, []byte("utf8")) {
+			return false
+		}
+	}
+	return true
 }

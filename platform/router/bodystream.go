@@ -2,6 +2,7 @@ package router
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"net"
 	"net/http"
@@ -62,38 +63,57 @@ func (r *Router) settleBody(c *fiber.Ctx) {
 // most, was read whole with the request's headers.
 func prefetched(n, limit int) bool { return n >= 0 && n <= min(prefetchedBody, limit) }
 
-// readBody reads the request body, at most limit bytes (413 beyond), into
-// one buffer of the declared size (a small body is already in the
-// request's pooled buffer), and leaves it as the request's body for
-// anything that asks after. A compressed body is left to Fiber, which
-// decompresses it.
-func readBody(c *fiber.Ctx, limit int) ([]byte, error) {
+// readBody reads the request body, at most limit bytes (413 beyond), and
+// leaves it as the request's body for anything that asks after. A body of
+// declared length goes into one buffer of that size (a small one is
+// already in the request's pooled buffer); one sent in chunks is counted
+// as it arrives. A gzipped body (gzipped) is decompressed as it is read,
+// one gzip member only, and limit counts its decompressed bytes: nothing
+// is ever decompressed past the limit.
+func readBody(c *fiber.Ctx, limit int, gzipped bool) ([]byte, error) {
 	req := c.Request()
-	if !req.IsBodyStream() || len(req.Header.ContentEncoding()) > 0 {
-		return c.Body(), nil
-	}
 	n := req.Header.ContentLength()
+	var src io.Reader
 	switch {
-	case n > limit:
-		return nil, fiber.ErrRequestEntityTooLarge
-	case prefetched(n, limit):
-		return c.Body(), nil // in the request's pooled buffer
+	case req.IsBodyStream() && !prefetched(n, limit):
+		src = req.BodyStream()
+	case !gzipped:
+		// Whole, in the request's pooled buffer; Request.Body, unlike
+		// Fiber's Ctx.Body, never decompresses.
+		return req.Body(), nil
+	default:
+		src = bytes.NewReader(req.Body())
+	}
+	if gzipped {
+		zr, err := gzip.NewReader(src)
+		if err != nil {
+			return nil, problem.New(http.StatusBadRequest, "The request body is not valid gzip.")
+		}
+		zr.Multistream(false)
+		src = zr
+		// What follows the gzip member, if anything, is left unread: the
+		// connection cannot carry another request.
+		c.Context().SetConnectionClose()
+		n = -1
 	}
 	var body []byte
 	if n >= 0 {
 		body = make([]byte, n)
-		if _, err := io.ReadFull(req.BodyStream(), body); err != nil {
+		if _, err := io.ReadFull(src, body); err != nil {
 			return nil, problem.New(http.StatusBadRequest, "The request body ended before its declared length.")
 		}
 	} else {
 		var buf bytes.Buffer
-		if _, err := buf.ReadFrom(io.LimitReader(req.BodyStream(), int64(limit)+1)); err != nil {
+		if _, err := buf.ReadFrom(io.LimitReader(src, int64(limit)+1)); err != nil {
 			return nil, problem.New(http.StatusBadRequest, "The request body could not be read.")
 		}
 		if buf.Len() > limit {
-			return nil, fiber.ErrRequestEntityTooLarge
+			return nil, tooLarge(limit)
 		}
 		body = buf.Bytes()
+	}
+	if gzipped {
+		req.Header.Del(fiber.HeaderContentEncoding)
 	}
 	req.SetBodyRaw(body) // also ends the stream: nothing is left unread
 	return body, nil

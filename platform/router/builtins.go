@@ -145,6 +145,10 @@ func (r *Router) documentBindings() error {
 			return fmt.Errorf("router: route %s %s is missing from the spec", rb.method, rb.path)
 		}
 		rb.binding.document(op, checker)
+		if body := op.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
+			r.cfg.Logger.Debug("a member of the route's body schema has no bound (maxLength, maxItems, a closed object): the server's body limit applies",
+				slog.String("route", rb.method+" "+rb.path), slog.Int64("limit", body.Limit))
+		}
 	}
 	return nil
 }

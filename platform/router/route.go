@@ -89,7 +89,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}
-	bind, err := newBinding(p, r.cfg.BodyLimit)
+	bind, err := newBinding(p, r.cfg.BodyLimit, o.decompress)
 	if err != nil {
 		return nil, openapi.Route{}, err
 	}
@@ -120,6 +120,11 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Auth:         o.auth,
 		OptionalAuth: o.optionalAuth,
 		Roles:        o.roles,
+		BodyLimit:    int64(o.bodyLimit),
+		MaxBodyLimit: int64(r.cfg.BodyLimit),
+	}
+	if o.decompress {
+		spec.Encodings = []string{"gzip"}
 	}
 	errs := o.errors
 	if o.auth || o.optionalAuth {

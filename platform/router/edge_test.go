@@ -1,0 +1,241 @@
+package router_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// note is a body every member of which is bounded: its route's limit is
+// derived from the schema.
+type note struct {
+	Body struct {
+		Title string   `json:"title" validate:"required,max=10"`
+		Tags  []string `json:"tags,omitempty" validate:"omitempty,max=3,dive,max=5"`
+	}
+}
+
+// noteForm is the same as a URL-encoded form.
+type noteForm struct {
+	Body struct {
+		Title string `form:"title" validate:"required,max=10"`
+	}
+}
+
+type noted struct {
+	Title string `json:"title"`
+}
+
+// edgeRouter serves the routes the edge tests need: bounded bodies, one
+// with a declared limit, one that accepts gzip, one with an unbounded
+// member and one form.
+func edgeRouter(t *testing.T) *router.Router {
+	t.Helper()
+	accept := func(c *router.Ctx, in *note) (*noted, error) { return &noted{Title: in.Body.Title}, nil }
+	acceptUpload := func(c *router.Ctx, in *upload) (*noted, error) { return &noted{Title: in.Body.Name}, nil }
+	acceptForm := func(c *router.Ctx, in *noteForm) (*noted, error) { return &noted{Title: in.Body.Title}, nil }
+	return newRouter(t, router.Config{
+		BodyLimit: streamLimit,
+		Controllers: []router.Controller{router.Group{Path: "/notes", Declared: []router.Route{
+			router.Post("/", accept),
+			router.Post("/small", accept, router.BodyLimit(64)),
+			router.Post("/gzip", accept, router.Decompress()),
+			router.Post("/upload", acceptUpload),
+			router.Post("/form", acceptForm, router.BodyContentType(router.MediaForm)),
+		}}},
+	})
+}
+
+// requestBodyLimit reads a route's documented body limit.
+func requestBodyLimit(t *testing.T, r *router.Router, path string) int64 {
+	t.Helper()
+	var doc struct {
+		Paths map[string]map[string]struct {
+			RequestBody struct {
+				Limit     int64    `json:"x-body-limit"`
+				Encodings []string `json:"x-content-encodings"`
+			} `json:"requestBody"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(r.SpecJSON(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Paths[path]["post"].RequestBody.Limit
+}
+
+func gzipped(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestRouteBodyLimits(t *testing.T) {
+	r := edgeRouter(t)
+	bounded := requestBodyLimit(t, r, "/notes")
+	// {"title": 10 chars, "tags": 3 × 5 chars}, every character escaped,
+	// twice over plus 4 KiB: a few KB, far below the server's ceiling.
+	if bounded <= 0 || bounded > 8<<10 {
+		t.Fatalf("documented limit of /notes = %d, want a few KB derived from its schema", bounded)
+	}
+	if got := requestBodyLimit(t, r, "/notes/small"); got != 64 {
+		t.Errorf("documented limit of /notes/small = %d, want the declared 64", got)
+	}
+	if got := requestBodyLimit(t, r, "/notes/upload"); got != streamLimit {
+		t.Errorf("documented limit of /notes/upload = %d, want the ceiling %d (text has no maxLength)", got, streamLimit)
+	}
+	if got := requestBodyLimit(t, r, "/notes/form"); got <= 0 || got > 8<<10 {
+		t.Errorf("documented limit of /notes/form = %d, want a few KB", got)
+	}
+
+	// The longest valid body, every character escaped, still passes.
+	escaped := strings.Repeat(`\ud83d\ude00`, 10)
+	longest := `{"title":"` + escaped + `","tags":["` + strings.Repeat(`\u00e9`, 5) + `","a","b"]}`
+	if resp, body := send(t, r, http.MethodPost, "/notes", "application/json", longest); resp.StatusCode != http.StatusOK {
+		t.Fatalf("longest valid body: %d %s", resp.StatusCode, body)
+	}
+
+	big := `{"title":"` + strings.Repeat("x", int(bounded)) + `"}`
+	for _, tt := range []struct {
+		name, path, body string
+		chunked          bool
+	}{
+		{"over the schema's bound", "/notes", big, false},
+		{"over the schema's bound, chunked", "/notes", big, true},
+		{"over the declared limit", "/notes/small", `{"title":"` + strings.Repeat(" ", 60) + `"}`, false},
+		{"a form over its bound", "/notes/form", "title=" + strings.Repeat("x", int(bounded)), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ct := "application/json"
+			if strings.HasSuffix(tt.path, "form") {
+				ct = "application/x-www-form-urlencoded"
+			}
+			req := httptest.NewRequest(http.MethodPost, tt.path, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", ct)
+			if tt.chunked {
+				req.ContentLength = -1
+				req.TransferEncoding = []string{"chunked"}
+			}
+			resp, body := do(t, r, req)
+			p := wantProblem(t, resp, body, http.StatusRequestEntityTooLarge)
+			if !strings.Contains(p.Detail, "at most") {
+				t.Errorf("detail %q does not state the limit", p.Detail)
+			}
+		})
+	}
+}
+
+func TestContentEncodings(t *testing.T) {
+	r := edgeRouter(t)
+	body := `{"title":"hello"}`
+	for _, tt := range []struct {
+		name, path, encoding, body string
+		want                       int
+	}{
+		{"gzip where the route does not accept it", "/notes", "gzip", gzipped(t, body), http.StatusUnsupportedMediaType},
+		{"deflate", "/notes", "deflate", body, http.StatusUnsupportedMediaType},
+		{"identity", "/notes", "identity", body, http.StatusOK},
+		{"gzip where the route accepts it", "/notes/gzip", "gzip", gzipped(t, body), http.StatusOK},
+		{"GZIP in capitals", "/notes/gzip", "GZIP", gzipped(t, body), http.StatusOK},
+		{"gzip twice", "/notes/gzip", "gzip, gzip", gzipped(t, gzipped(t, body)), http.StatusUnsupportedMediaType},
+		{"br where only gzip is accepted", "/notes/gzip", "br", body, http.StatusUnsupportedMediaType},
+		{"not gzip at all", "/notes/gzip", "gzip", body, http.StatusBadRequest},
+		// 1 MB of spaces compresses to about 1 KB and decompresses past
+		// the route's limit: refused without decompressing the rest.
+		{"decompressed past the limit", "/notes/gzip", "gzip", gzipped(t, `{"title":"x"`+strings.Repeat(" ", 1<<20)+`}`), http.StatusRequestEntityTooLarge},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, tt.path, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Content-Encoding", tt.encoding)
+			resp, got := do(t, r, req)
+			if tt.want == http.StatusOK {
+				if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "hello") {
+					t.Fatalf("status %d, body %s; want 200 with the title", resp.StatusCode, got)
+				}
+				return
+			}
+			wantProblem(t, resp, got, tt.want)
+		})
+	}
+}
+
+func TestCharsets(t *testing.T) {
+	r := edgeRouter(t)
+	for ct, want := range map[string]int{
+		"application/json":                       http.StatusOK,
+		"application/json; charset=utf-8":        http.StatusOK,
+		`application/json; charset="UTF-8"`:      http.StatusOK,
+		"application/json; charset=utf-16":       http.StatusUnsupportedMediaType,
+		"application/json;charset=iso-8859-1":    http.StatusUnsupportedMediaType,
+		"application/json; foo=bar; charset=ucs": http.StatusUnsupportedMediaType,
+	} {
+		resp, body := send(t, r, http.MethodPost, "/notes", ct, `{"title":"hello"}`)
+		if want == http.StatusOK {
+			if resp.StatusCode != want {
+				t.Errorf("%s: %d %s, want 200", ct, resp.StatusCode, body)
+			}
+			continue
+		}
+		wantProblem(t, resp, body, want)
+	}
+}
+
+func TestStrictBodies(t *testing.T) {
+	r := edgeRouter(t)
+	t.Run("a form field twice", func(t *testing.T) {
+		resp, body := send(t, r, http.MethodPost, "/notes/form", "application/x-www-form-urlencoded", "title=a&title=b")
+		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "title")
+	})
+	t.Run("a body that is not an object names the body", func(t *testing.T) {
+		for _, b := range []string{`[1,2]`, `"text"`, `12`} {
+			resp, body := send(t, r, http.MethodPost, "/notes", "application/json", b)
+			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "body")
+		}
+	})
+	t.Run("wrong types are refused as they are read", func(t *testing.T) {
+		for _, b := range []string{
+			`{"title":[` + strings.Repeat("1,", 500) + `1]}`,
+			`{"title":{"a":{"b":{"c":[]}}}}`,
+			`{"title":"a","tags":"x"}`,
+			`{"title":"a","tags":[1]}`,
+		} {
+			resp, body := send(t, r, http.MethodPost, "/notes/upload", "application/json", strings.Replace(b, "title", "name", 1))
+			p := wantProblem(t, resp, body, http.StatusBadRequest)
+			if len(p.Errors) == 0 {
+				t.Errorf("%.40s: no field named", b)
+			}
+		}
+	})
+	t.Run("error lists are capped", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString(`{"name":"a"`)
+		for i := range 1000 {
+			fmt.Fprintf(&b, `,"k%d":1`, i)
+		}
+		b.WriteString("}")
+		resp, body := send(t, r, http.MethodPost, "/notes/upload", "application/json", b.String())
+		p := wantProblem(t, resp, body, http.StatusBadRequest)
+		if len(p.Errors) != 20 || !strings.Contains(p.Detail, "20 of 1000") {
+			t.Errorf("%d errors listed, detail %q; want the first 20 of 1000", len(p.Errors), p.Detail)
+		}
+	})
+	t.Run("deep nesting", func(t *testing.T) {
+		b := `{"name":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`
+		resp, body := send(t, r, http.MethodPost, "/notes/upload", "application/json", b)
+		wantProblem(t, resp, body, http.StatusBadRequest)
+	})
+}
