@@ -45,7 +45,15 @@ func listen(t *testing.T, r *router.Router) string {
 // sendOverTCP sends one request over a real connection.
 func sendOverTCP(t *testing.T, base, method, target, contentType, body string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+target, strings.NewReader(body))
+	return sendReaderOverTCP(t, base, method, target, contentType, strings.NewReader(body))
+}
+
+// sendReaderOverTCP sends one request over a real connection; a body that
+// is not a *strings.Reader (or another reader of known length) is sent in
+// chunks.
+func sendReaderOverTCP(t *testing.T, base, method, target, contentType string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+target, body)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,10 @@ func (r *Router) requestScope(c *fiber.Ctx) (err error) {
 		var buf [40]byte
 		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, r.ids.appendNext(buf[:0]))
 	}
+	// A request framed two ways is refused before anything reads it.
+	if err := checkFraming(c); err != nil {
+		return err
+	}
 	defer r.settleBody(c)
 	if r.cfg.LogRequests {
 		defer r.logRequest(c, time.Now())
