@@ -110,7 +110,9 @@ func sqliteSource(dsn string) (string, error) {
 	}
 	pragmas := []string{"busy_timeout(5000)", "foreign_keys(1)"}
 	if !memory {
-		pragmas = append(pragmas, "journal_mode(WAL)", "synchronous(NORMAL)")
+		// FULL, not NORMAL: in WAL mode FULL syncs the WAL at every
+		// commit, so a write that was acknowledged survives a power loss.
+		pragmas = append(pragmas, "journal_mode(WAL)", "synchronous(FULL)")
 	}
 	for _, p := range pragmas {
 		values.Add("_pragma", p)

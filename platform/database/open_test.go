@@ -55,14 +55,15 @@ func TestOpenSQLite(t *testing.T) {
 			t.Fatalf("database file: %v", err)
 		}
 	})
-	t.Run("a file database gets WAL, a busy timeout and foreign keys", func(t *testing.T) {
+	t.Run("a file database gets WAL synced at every commit, a busy timeout and foreign keys", func(t *testing.T) {
 		t.Parallel()
 		db, err := database.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "nested", "app.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		pragmas := map[string]string{"journal_mode": "wal", "busy_timeout": "5000", "foreign_keys": "1"}
+		// synchronous 2 is FULL.
+		pragmas := map[string]string{"journal_mode": "wal", "synchronous": "2", "busy_timeout": "5000", "foreign_keys": "1"}
 		for name, want := range pragmas {
 			var got string
 			if err := db.NewRaw("PRAGMA "+name).Scan(ctx, &got); err != nil {
