@@ -42,9 +42,9 @@ func createUser(ctx context.Context, users *repositories.Users, passwords *contr
 	default:
 		return nil, fmt.Errorf("role must be admin, member or guest, got %q", nu.Role)
 	}
-	email := strings.ToLower(strings.TrimSpace(nu.Email))
-	if !strings.Contains(email, "@") {
-		return nil, fmt.Errorf("email %q is not an email address", nu.Email)
+	email, err := controllers.NormalizeEmail(nu.Email)
+	if err != nil {
+		return nil, fmt.Errorf("email %q: %w", nu.Email, err)
 	}
 	if len(nu.Password) < 8 || len(nu.Password) > 72 {
 		return nil, errors.New("password must have 8 to 72 bytes")
@@ -71,7 +71,11 @@ func createUser(ctx context.Context, users *repositories.Users, passwords *contr
 // exists; an existing user is left as it is.
 func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser) error {
 	nu.Role = models.RoleAdmin
-	_, err := users.GetByEmail(database.OnPrimary(ctx), strings.ToLower(strings.TrimSpace(nu.Email)))
+	email, err := controllers.NormalizeEmail(nu.Email)
+	if err != nil {
+		return fmt.Errorf("admin email %q: %w", nu.Email, err)
+	}
+	_, err = users.GetByEmail(database.OnPrimary(ctx), email)
 	switch {
 	case err == nil:
 		return nil

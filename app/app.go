@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/platform/router/bunext"
 )
@@ -48,17 +50,20 @@ type Options struct {
 	// Optional. Default: nil
 	Admin *NewUser
 	// AuthRateLimit is how many requests a client address may send to the
-	// public auth routes (sign-up, login, refresh) per minute; 0 is no
-	// limit.
+	// public auth routes (sign-up, login, refresh, together) per minute; 0
+	// is no limit. The address is clientip's canonical key of the client
+	// (see router.Config.TrustedProxies), an IPv6 client counting by /64.
 	//
 	// Optional. Default: 0 (cmd/api sets AUTH_RATE_LIMIT, default 30)
 	AuthRateLimit int
-	// RateLimitStorage keeps the AuthRateLimit counters; share one among
-	// the instances of a deployment (cmd/api uses the PostgreSQL storage
-	// of gofiber/storage on PostgreSQL).
+	// RateLimitStore keeps the AuthRateLimit counters; share one among
+	// the instances of a deployment.
 	//
-	// Optional. Default: in memory, this process only
-	RateLimitStorage fiber.Storage
+	// Optional. Default: on PostgreSQL the counters in the database
+	// (database.RateLimitCounters, table rate_limit_hits, swept every
+	// minute while Context lasts), shared by every instance; on SQLite, one
+	// process, in memory within an 8 MiB budget
+	RateLimitStore ratelimit.Store
 	// HashWait is how long a password hashing waits for one of the
 	// hashing slots (GOMAXPROCS - 1, at least one) before the request is a
 	// 503.
@@ -172,15 +177,27 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	})
 	sess.Start(opts.Context)
 	cfg.TokenChecker = sess
+	// The auth rate limit is middleware of the public auth routes
+	// themselves, not of path strings: any spelling that reaches them is
+	// counted.
+	var authLimit []fiber.Handler
 	if opts.AuthRateLimit > 0 {
-		cfg.Middleware = append(cfg.Middleware, authRateLimit(cfg.BasePath, opts.AuthRateLimit, opts.RateLimitStorage))
+		logger := cfg.Logger
+		if logger == nil {
+			logger = slog.Default()
+		}
+		store := opts.RateLimitStore
+		if store == nil {
+			store = rateLimitStore(opts.Context, db, logger)
+		}
+		authLimit = append(authLimit, authRateLimit(opts.AuthRateLimit, store, logger))
 	}
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append([]router.Controller{
-		controllers.NewAuth(users, passwords, sess, controllers.NewLoginThrottle(repositories.NewLoginFailures(db))),
-		controllers.NewUsers(users, passwords, sess),
+		controllers.NewAuth(users, passwords, sess, controllers.NewLoginThrottle(repositories.NewLoginFailures(db)), authLimit...),
+		controllers.NewUsers(users, passwords, sess, authLimit...),
 	}, cfg.Controllers...)
 	return router.New(cfg)
 }

@@ -1,49 +1,80 @@
 package app
 
 import (
-	"net/http"
+	"context"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/gofiber/fiber/v2/middleware/limiter"
+	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/app/controllers"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
 
-// authRateLimit limits each client address to max requests a minute on
-// the public auth routes (sign-up, login, refresh) with Fiber's limiter,
-// its counters in storage (nil: in memory). Over the limit the answer is a
-// 429 problem with Retry-After; every answer of those routes carries the
-// RateLimit-Limit, -Remaining and -Reset headers of the IETF draft next to
-// the limiter's X-RateLimit ones.
-func authRateLimit(basePath string, max int, storage fiber.Storage) fiber.Handler {
-	limited := map[string]bool{
-		basePath + "/users":        true,
-		basePath + "/auth/login":   true,
-		basePath + "/auth/refresh": true,
-	}
-	limit := limiter.New(limiter.Config{
-		Max:        max,
-		Expiration: time.Minute,
-		Storage:    storage,
-		Next: func(c *fiber.Ctx) bool {
-			return c.Method() != http.MethodPost || !limited[strings.TrimSuffix(c.Path(), "/")]
-		},
-		KeyGenerator: func(c *fiber.Ctx) string { return "auth:" + c.IP() },
-		LimitReached: func(c *fiber.Ctx) error {
-			return controllers.ErrTooManyRequests.WithDetail("Too many requests to the auth routes from this address; try again in %s seconds.",
-				string(c.Response().Header.Peek(fiber.HeaderRetryAfter)))
+// authLimitMemoryBudget is the byte budget of the auth rate limit's
+// counters in memory (SQLite, one process): 8 MiB holds the counters of
+// 32,768 client addresses (ratelimit.EntryBytes each); past that the
+// least recently seen address is forgotten.
+const authLimitMemoryBudget = 8 << 20
+
+// rateLimitSweepEvery is how often the counters of ended windows are
+// deleted from the database.
+const rateLimitSweepEvery = time.Minute
+
+// The database counters are a ratelimit.Store.
+var _ ratelimit.Store = (*database.RateLimitCounters)(nil)
+
+// authRateLimit limits each client address (clientip's canonical key,
+// IPv6 by /64) to max requests a minute on the routes it is attached to:
+// the public auth routes (sign-up, login, refresh), as per-route
+// middleware, so every spelling of their paths counts. Every answer
+// carries RateLimit-Limit, -Remaining and -Reset; over the limit it is a
+// 429 problem with Retry-After; when store fails it is a 503.
+func authRateLimit(max int, store ratelimit.Store, logger *slog.Logger) fiber.Handler {
+	return ratelimit.New(ratelimit.Config{
+		Max:    max,
+		Window: time.Minute,
+		Store:  store,
+		Scope:  "auth",
+		Logger: logger,
+		LimitReached: func(_ *fiber.Ctx, retryAfter int) error {
+			return controllers.ErrTooManyRequests.WithDetail("Too many requests to the auth routes from this address; try again in %d seconds.", retryAfter)
 		},
 	})
-	return func(c *fiber.Ctx) error {
-		err := limit(c)
-		h := &c.Response().Header
-		for _, name := range []string{"Limit", "Remaining", "Reset"} {
-			if v := h.Peek("X-RateLimit-" + name); len(v) > 0 {
-				h.SetBytesV("RateLimit-"+name, v)
-			}
+}
+
+// rateLimitStore is the store of the auth rate limit when Options leave
+// it unset: the counters in db on PostgreSQL, shared by every instance
+// and swept every minute until ctx is done or db is closed; in memory,
+// bounded, on SQLite, which is one process.
+func rateLimitStore(ctx context.Context, db *bun.DB, logger *slog.Logger) ratelimit.Store {
+	if database.DialectOfDB(db) != database.Postgres {
+		return ratelimit.NewMemoryStore(authLimitMemoryBudget)
+	}
+	counters := database.NewRateLimitCounters(db)
+	go sweepRateLimits(ctx, counters, logger)
+	return counters
+}
+
+// sweepRateLimits deletes the counters of ended windows every
+// rateLimitSweepEvery.
+func sweepRateLimits(ctx context.Context, counters *database.RateLimitCounters, logger *slog.Logger) {
+	t := time.NewTicker(rateLimitSweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
-		return err
+		if _, err := counters.Sweep(ctx, time.Now()); err != nil {
+			if ctx.Err() != nil || strings.Contains(err.Error(), "sql: database is closed") {
+				return
+			}
+			logger.Warn("sweep rate limit counters", slog.Any("error", err))
+		}
 	}
 }

@@ -3,12 +3,17 @@ package controllers
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
+	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -18,11 +23,14 @@ type Auth struct {
 	passwords *Passwords
 	sessions  *sessions.Service
 	throttle  *LoginThrottle
+	// limit runs before login and refresh: the auth rate limit.
+	limit []fiber.Handler
 }
 
-// NewAuth returns the auth controller.
-func NewAuth(users *repositories.Users, passwords *Passwords, sessions *sessions.Service, throttle *LoginThrottle) *Auth {
-	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle}
+// NewAuth returns the auth controller; limit, if any, is middleware of the
+// public login and refresh routes (the auth rate limit).
+func NewAuth(users *repositories.Users, passwords *Passwords, sessions *sessions.Service, throttle *LoginThrottle, limit ...fiber.Handler) *Auth {
+	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, limit: limit}
 }
 
 // BasePath returns "/auth".
@@ -48,7 +56,8 @@ func (a *Auth) Routes() []router.Route {
 				"address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password."),
 			router.OperationID("login"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType, ErrTooManyRequests, ErrBusy)),
+			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
+			router.Use(a.limit...)),
 		router.Post("/refresh", a.refresh,
 			router.Summary("Refresh a session"),
 			router.Description("The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and "+
@@ -56,7 +65,8 @@ func (a *Auth) Routes() []router.Route {
 				"is a 401 and ends the whole session (reuse detection)."),
 			router.OperationID("refresh"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidGrant, ErrUnsupportedGrantType, ErrTooManyRequests)),
+			router.Errors(ErrInvalidGrant, ErrUnsupportedGrantType, ErrTooManyRequests, ratelimit.ErrUnavailable),
+			router.Use(a.limit...)),
 		router.Post("/logout", a.logout,
 			router.Summary("Log out"),
 			router.Description("Ends the session of the refresh token: its refresh token and access tokens stop "+
@@ -86,7 +96,13 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 		return nil, ErrUnsupportedGrantType.WithDetail("Only the password grant is supported here.")
 	}
 	ctx := database.OnPrimary(rc.Context())
-	email, address := normalizeEmail(in.Body.Username), rc.Fiber().IP()
+	email, err := NormalizeEmail(in.Body.Username)
+	if err != nil {
+		// No user can have this name: it is looked up as it is and is
+		// answered as any unknown user, throttle included.
+		email = strings.ToLower(strings.TrimSpace(in.Body.Username))
+	}
+	address := clientip.Key(clientip.From(rc.Fiber()))
 	try, err := a.throttle.begin(ctx, rc.Fiber(), email, address)
 	if err != nil {
 		return nil, err

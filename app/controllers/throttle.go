@@ -3,7 +3,6 @@ package controllers
 import (
 	"context"
 	"errors"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
 
 // ErrTooManyRequests answers a client over a limit: too many failed logins
@@ -48,8 +48,10 @@ type attempt struct {
 // begin counts a login for email from address as failed before its
 // password is checked, so that concurrent guesses count against each other:
 // of any number sent at once, at most loginFailuresMax get a password
-// checked. Past the limit it returns a 429 problem, with Retry-After set on
-// fc, whatever the password this time.
+// checked. Past the limit it returns a 429 problem, with Retry-After and
+// RateLimit-Limit, -Remaining (0) and -Reset set on fc, whatever the
+// password this time. address is the client's canonical key
+// (clientip.Key), so a client cannot pick a fresh one per guess.
 func (t *LoginThrottle) begin(ctx context.Context, fc *fiber.Ctx, email, address string) (*attempt, error) {
 	now := time.Now()
 	id, err := t.failures.Add(ctx, email, address, now)
@@ -68,8 +70,9 @@ func (t *LoginThrottle) begin(ctx context.Context, fc *fiber.Ctx, email, address
 	if err := a.abandon(ctx, nil); err != nil {
 		return nil, err
 	}
-	wait := max(1, int(math.Ceil(oldest.Add(loginFailureWindow).Sub(now).Seconds())))
+	wait := ratelimit.Seconds(oldest.Add(loginFailureWindow).Sub(now))
 	fc.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+	ratelimit.SetHeaders(fc, loginFailuresMax, 0, wait)
 	return nil, ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", wait)
 }
 

@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
+
+	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
@@ -12,6 +13,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -21,6 +23,8 @@ type Users struct {
 	users     *repositories.Users
 	passwords *Passwords
 	sessions  SessionEnder
+	// limit runs before the public sign-up: the auth rate limit.
+	limit []fiber.Handler
 }
 
 // SessionEnder ends every session of a user, so that its access tokens
@@ -29,9 +33,10 @@ type SessionEnder interface {
 	EndUser(ctx context.Context, userID int64) error
 }
 
-// NewUsers returns the users controller.
-func NewUsers(users *repositories.Users, passwords *Passwords, sessions SessionEnder) *Users {
-	return &Users{users: users, passwords: passwords, sessions: sessions}
+// NewUsers returns the users controller; limit, if any, is middleware of
+// the public sign-up route (the auth rate limit).
+func NewUsers(users *repositories.Users, passwords *Passwords, sessions SessionEnder, limit ...fiber.Handler) *Users {
+	return &Users{users: users, passwords: passwords, sessions: sessions, limit: limit}
 }
 
 // BasePath returns "/users".
@@ -52,12 +57,13 @@ func (c *Users) Routes() []router.Route {
 			router.Summary("Sign up"),
 			router.Description("Creates a user. Public: this is how a new user gets an account to log in with, always an "+
 				"active member; asking for another role or an inactive account is a 403. With an admin's bearer token, "+
-				"role and active are honoured: this is how admins create users. The email is stored lower-cased and "+
-				"must be unique regardless of case."),
+				"role and active are honoured: this is how admins create users. The email is stored normalised "+
+				"(NFKC, case-folded) and must be unique in that form."),
 			router.OperationID("createUser"),
 			router.Status(http.StatusCreated),
 			router.OptionalAuth(),
-			router.Errors(ErrEmailTaken, ErrForbidden)),
+			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ratelimit.ErrUnavailable),
+			router.Use(c.limit...)),
 		router.Get("/", c.list,
 			router.Summary("List users"),
 			router.Description("Lists users by id, a page at a time, optionally filtered by role, active flag and a text "+
@@ -146,12 +152,16 @@ func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
 	if !who.admin() && (role != models.RoleMember || !active) {
 		return nil, ErrForbidden.WithDetail("Only an admin may create a user with a role other than member, or an inactive one.")
 	}
+	email, err := normalizeEmailField("email", in.Body.Email)
+	if err != nil {
+		return nil, err
+	}
 	hash, err := c.passwords.Hash(rc.Context(), in.Body.Password)
 	if err != nil {
 		return nil, err
 	}
 	u := &models.User{
-		Email:        normalizeEmail(in.Body.Email),
+		Email:        email,
 		Name:         in.Body.Name,
 		PasswordHash: hash,
 		Role:         role,
@@ -231,6 +241,10 @@ func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 	if !who.mayAct(in.ID) {
 		return nil, errNotYours
 	}
+	email, err := normalizeEmailField("email", in.Body.Email)
+	if err != nil {
+		return nil, err
+	}
 	ctx := database.OnPrimary(rc.Context())
 	old, err := c.users.Get(ctx, in.ID)
 	if err != nil {
@@ -238,7 +252,7 @@ func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 	}
 	u := &models.User{
 		ID:     in.ID,
-		Email:  normalizeEmail(in.Body.Email),
+		Email:  email,
 		Name:   in.Body.Name,
 		Role:   in.Body.Role,
 		Active: *in.Body.Active,
@@ -296,10 +310,4 @@ func userError(err error) error {
 		return ErrLastAdmin.WithDetail("The service must keep at least one active admin.")
 	}
 	return err
-}
-
-// normalizeEmail is the form emails are stored and looked up in, so that
-// uniqueness and login ignore case.
-func normalizeEmail(email string) string {
-	return strings.ToLower(strings.TrimSpace(email))
 }

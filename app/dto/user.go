@@ -10,8 +10,8 @@ import (
 type User struct {
 	// ID is the user's id, the subject of the user's tokens.
 	ID int64 `json:"id" doc:"User id" example:"1" validate:"required"`
-	// Email is the user's email, lower-cased.
-	Email string `json:"email" doc:"Email address, lower-cased; the login user name" format:"email" example:"ada@example.com" validate:"required"`
+	// Email is the user's email, normalised (NFKC, case-folded).
+	Email string `json:"email" doc:"Email address, normalised (Unicode NFKC, case-folded, the domain in ASCII); the login user name" format:"email" example:"ada@example.com" validate:"required"`
 	// Name is the user's display name.
 	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required"`
 	// Role is admin, member or guest.
@@ -36,9 +36,9 @@ func UserOf(u models.User) User {
 
 // CreateUserRequest is the body of a sign-up.
 type CreateUserRequest struct {
-	// Email is the login user name; it is stored lower-cased and must be
-	// unique regardless of case.
-	Email string `json:"email" doc:"Email address, unique regardless of case" example:"ada@example.com" validate:"required,email,max=254"`
+	// Email is the login user name; it is stored normalised (NFKC,
+	// case-folded) and must be unique in that form.
+	Email string `json:"email" doc:"Email address, unique regardless of case and Unicode width; a local part mixing scripts (Latin with Cyrillic, say) is refused" example:"ada@example.com" validate:"required,email,max=254"`
 	// Name is the display name.
 	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required,max=100"`
 	// Password is hashed with bcrypt, which reads at most 72 bytes.
@@ -52,7 +52,7 @@ type CreateUserRequest struct {
 // UpdateUserRequest is the body of a user update; every field is replaced.
 type UpdateUserRequest struct {
 	// Email is the new email, unique regardless of case.
-	Email string `json:"email" doc:"Email address, unique regardless of case" example:"ada@example.com" validate:"required,email,max=254"`
+	Email string `json:"email" doc:"Email address, unique regardless of case and Unicode width; a local part mixing scripts is refused" example:"ada@example.com" validate:"required,email,max=254"`
 	// Name is the new display name.
 	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required,max=100"`
 	// Role is the new role.

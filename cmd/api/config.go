@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
@@ -41,6 +42,9 @@ type config struct {
 	PagingCountBudget time.Duration
 	// RequestTimeout is the deadline of every request's context.
 	RequestTimeout time.Duration
+	// TrustedProxies are the proxies (addresses or CIDR ranges) whose
+	// X-Forwarded-For names the client; empty trusts none.
+	TrustedProxies []string
 	// Pool bounds the PostgreSQL pools: connections, connect and
 	// statement timeouts.
 	Pool database.Pool
@@ -95,6 +99,10 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 		return cfg, fmt.Errorf("MIGRATE_LOCK_TIMEOUT must be a positive duration such as 60s or 2m, got %q", lockTimeout)
 	}
 	cfg.DatabaseReplicaURLs = splitList(getenv("DATABASE_REPLICA_URLS"))
+	cfg.TrustedProxies = splitList(getenv("TRUSTED_PROXIES"))
+	if _, err := clientip.New(clientip.Config{TrustedProxies: cfg.TrustedProxies}); err != nil {
+		return cfg, fmt.Errorf("TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges such as 10.0.0.0/8: %w", err)
+	}
 	if cfg.LogRequests, err = parseBool(envOr(lookupEnv, "LOG_REQUESTS", "true")); err != nil {
 		return cfg, fmt.Errorf("LOG_REQUESTS: %w", err)
 	}

@@ -38,6 +38,7 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 			Users:       cfg.DocsUsers,
 		},
 		RequestTimeout: cfg.RequestTimeout,
+		TrustedProxies: cfg.TrustedProxies,
 		Production:     cfg.Env == "production",
 		LogRequests:    cfg.LogRequests,
 		Middleware:     []fiber.Handler{databaseSession},
@@ -79,11 +80,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			return err
 		}
 	}
-	opts, closeStorage, err := accountOptions(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer closeStorage()
+	opts := accountOptions(ctx, cfg)
 	opts.CursorSecret, opts.Count = cfg.PagingCursorSecret, database.CountAuto(cfg.PagingCountBudget)
 	rcfg := routerConfig(cfg, logger)
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})

@@ -1,14 +1,20 @@
 package docs
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"fmt"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
 
 // credential is one accepted account, kept as digests: comparing
@@ -21,7 +27,13 @@ type credential struct {
 // Guard returns middleware that lets a request through only with HTTP Basic
 // credentials (RFC 7617) of one of cfg.Users. Any other request, including
 // one whose Authorization header is malformed, gets 401 Unauthorized with a
-// WWW-Authenticate challenge and a problem details body.
+// WWW-Authenticate challenge and a problem details body; when it sent an
+// Authorization header, wrong or malformed, it counts as a failure of its
+// client. A client past cfg.MaxFailures failures in a
+// window gets 429 Too Many Requests, with Retry-After, whatever it sends
+// until the window ends; 401 and 429 carry RateLimit-Limit, -Remaining and
+// -Reset. The failures are counted in this process, in memory bounded by
+// cfg.FailureBudget.
 //
 //	docs.Guard(docs.GuardConfig{Users: map[string]string{"dev": "s3cret"}})
 func Guard(cfg GuardConfig) fiber.Handler {
@@ -31,10 +43,43 @@ func Guard(cfg GuardConfig) fiber.Handler {
 		accounts = append(accounts, credential{user: sha256.Sum256([]byte(user)), password: sha256.Sum256([]byte(password))})
 	}
 	challenge := `Basic realm="` + quoteRealm(cfg.Realm) + `"`
+	var (
+		// mu makes look, check and count one step, so guesses sent at
+		// once cannot all pass the look before any is counted; the check
+		// takes microseconds.
+		mu       sync.Mutex
+		failures = ratelimit.NewMemoryStore(cfg.FailureBudget)
+	)
 
 	return func(c *fiber.Ctx) error {
-		if user, password, ok := basicCredentials(c.Get(fiber.HeaderAuthorization)); ok && allowed(accounts, user, password) {
+		key, now := cfg.Key(c), time.Now()
+		header := c.Get(fiber.HeaderAuthorization)
+		user, password, ok := basicCredentials(header)
+		mu.Lock()
+		if n, reset := failures.Peek(key, now); n >= cfg.MaxFailures {
+			mu.Unlock()
+			wait := ratelimit.Seconds(reset.Sub(now))
+			ratelimit.SetHeaders(c, cfg.MaxFailures, 0, wait)
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+			c.Status(fiber.StatusTooManyRequests)
+			return c.JSON(problem.New(fiber.StatusTooManyRequests,
+				fmt.Sprintf("too many failed attempts at the API docs credentials from this address; try again in %d seconds", wait)), problem.ContentType)
+		}
+		if ok && allowed(accounts, user, password) {
+			mu.Unlock()
 			return c.Next()
+		}
+		if header == "" {
+			// No attempt: the first request of a browser, answered with
+			// the challenge, does not count.
+			mu.Unlock()
+		} else {
+			// The memory store does not block and has no deadline to miss.
+			n, reset, err := failures.Hit(context.Background(), key, cfg.FailureWindow, now)
+			mu.Unlock()
+			if err == nil {
+				ratelimit.SetHeaders(c, cfg.MaxFailures, cfg.MaxFailures-n, ratelimit.Seconds(reset.Sub(now)))
+			}
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, challenge)
 		c.Status(fiber.StatusUnauthorized)

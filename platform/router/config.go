@@ -114,16 +114,22 @@ type Config struct {
 	//
 	// Optional. Default: see CORS
 	CORS CORS
-	// ProxyHeader is the header the client IP is read from behind a proxy.
-	// Trusting it lets any client that can reach the service directly choose
-	// the IP it is logged under; set TrustedProxies in production.
+	// ProxyHeader is the header a trusted proxy appends the address of its
+	// peer to. It is read only when the request comes from one of
+	// TrustedProxies; see clientip.From for how the client is found in it.
 	//
 	// Optional. Default: "X-Forwarded-For"
 	ProxyHeader string
-	// TrustedProxies lists the proxy IPs or CIDR ranges whose ProxyHeader is
-	// trusted. Empty trusts every peer, as the seed's "trust proxy: true".
+	// TrustedProxies lists the proxies, as IP addresses or CIDR ranges
+	// (e.g. "10.0.0.0/8"), whose ProxyHeader (and X-Forwarded-Host and
+	// -Proto) is believed: from such a peer the client is the right-most
+	// address of the header that is not itself a trusted proxy. Empty
+	// trusts no proxy: the header is ignored and the TCP peer is the
+	// client, so no client can choose the address its requests are
+	// throttled and logged under. A bad entry fails New. Handlers read the
+	// client with clientip.From (Fiber's c.IP() is the TCP peer).
 	//
-	// Optional. Default: nil (trust all)
+	// Optional. Default: nil (trust no proxy)
 	TrustedProxies []string
 	// BodyLimit is the largest request body accepted, JSON, URL-encoded or
 	// multipart alike.

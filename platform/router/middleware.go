@@ -9,9 +9,10 @@ import (
 // wrap everything so even a panicking user middleware answers a problem; the
 // request's deadline comes next, so everything below runs under it; then
 // the seed's chain: CORS, body limits (enforced by the server for JSON,
-// URL-encoded and multipart bodies alike), proxy trust (set on the app) and
-// the user middleware.
+// URL-encoded and multipart bodies alike) and the user middleware. The
+// client address (clientip) is resolved first, from trusted proxies only.
 func (r *Router) useMiddleware() {
+	r.app.Use(r.clientIP) // first: every handler may ask clientip.From
 	if r.tracing != nil {
 		// Outermost, so the request log line and every answer, errors
 		// included, are inside the request's span.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/openapi"
 )
 
@@ -31,6 +32,8 @@ type Router struct {
 	draining atomic.Bool
 	ids      *requestIDs
 	routes   map[string]string
+	// clientIP makes the client address available to clientip.From.
+	clientIP fiber.Handler
 	// docsGuard protects the docs and developer tools; nil when open.
 	docsGuard fiber.Handler
 	specJSON  []byte
@@ -69,6 +72,9 @@ func New(cfg Config) (*Router, error) {
 		return nil, err
 	}
 	r.ids = ids
+	if r.clientIP, err = clientip.New(clientip.Config{TrustedProxies: cfg.TrustedProxies, Header: cfg.ProxyHeader}); err != nil {
+		return nil, fmt.Errorf("router: Config.TrustedProxies: %w", err)
+	}
 	if cfg.Metrics != nil {
 		if r.metrics, err = newHTTPMetrics(cfg.Metrics); err != nil {
 			return nil, err
@@ -86,13 +92,16 @@ func New(cfg Config) (*Router, error) {
 		// arrive.
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
-		ProxyHeader:                  cfg.ProxyHeader,
-		EnableTrustedProxyCheck:      len(cfg.TrustedProxies) > 0,
-		TrustedProxies:               cfg.TrustedProxies,
-		DisableStartupMessage:        true,
-		ReadTimeout:                  cfg.ReadTimeout,
-		WriteTimeout:                 cfg.WriteTimeout,
-		IdleTimeout:                  cfg.IdleTimeout,
+		// No ProxyHeader: c.IP() is the TCP peer, and the client address
+		// comes from clientip (see useMiddleware). The proxy check stays
+		// on, so X-Forwarded-Host and -Proto count from TrustedProxies
+		// only, none by default.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          cfg.TrustedProxies,
+		DisableStartupMessage:   true,
+		ReadTimeout:             cfg.ReadTimeout,
+		WriteTimeout:            cfg.WriteTimeout,
+		IdleTimeout:             cfg.IdleTimeout,
 		// (5) The final error handler sees every error that did not become
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,

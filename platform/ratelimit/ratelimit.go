@@ -1,0 +1,79 @@
+package ratelimit
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// Declared errors of the limiter.
+var (
+	// ErrTooManyRequests is the default answer over the limit: 429 with
+	// Retry-After.
+	ErrTooManyRequests = problem.Declare(http.StatusTooManyRequests, "too_many_requests", "Too many requests")
+	// ErrUnavailable answers a request whose limit could not be checked
+	// because the Store failed or the request ran out of time: 503, which
+	// the router sends with Retry-After. The limiter fails closed.
+	ErrUnavailable = problem.Declare(http.StatusServiceUnavailable, "rate_limit_unavailable", "Rate limit unavailable")
+)
+
+// Header names of the IETF draft.
+const (
+	HeaderLimit     = "RateLimit-Limit"
+	HeaderRemaining = "RateLimit-Remaining"
+	HeaderReset     = "RateLimit-Reset"
+)
+
+// New returns the limiter. It counts every request it sees (but those
+// Config.Next skips) under Scope + ":" + Key(c) with the request's context
+// (c.UserContext(), which carries the router's request deadline), sets the
+// RateLimit-* headers, and past Max answers LimitReached with Retry-After.
+// A Store error refuses the request with ErrUnavailable wrapping the
+// cause.
+func New(cfg Config) fiber.Handler {
+	cfg = configDefault(cfg)
+	prefix := cfg.Scope + ":"
+	return func(c *fiber.Ctx) error {
+		if cfg.Next != nil && cfg.Next(c) {
+			return c.Next()
+		}
+		now := cfg.Now()
+		hits, reset, err := cfg.Store.Hit(c.UserContext(), boundKey(prefix+cfg.Key(c)), cfg.Window, now)
+		if err != nil {
+			cfg.Logger.Warn("rate limit store failed; request refused",
+				slog.String("scope", cfg.Scope), slog.String("path", c.Path()), slog.Any("error", err))
+			return fmt.Errorf("%w: %w", ErrUnavailable.WithDetail("The rate limit of this route cannot be checked right now; retry later."),
+				fmt.Errorf("ratelimit %s: %w", cfg.Scope, err))
+		}
+		wait := Seconds(reset.Sub(now))
+		SetHeaders(c, cfg.Max, cfg.Max-hits, wait)
+		if hits > cfg.Max {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+			return cfg.LimitReached(c, wait)
+		}
+		return c.Next()
+	}
+}
+
+// SetHeaders sets RateLimit-Limit to limit, RateLimit-Remaining to
+// remaining (0 when negative) and RateLimit-Reset to reset seconds on the
+// response: for any throttle that answers with those headers.
+func SetHeaders(c *fiber.Ctx, limit, remaining, reset int) {
+	var buf [20]byte
+	h := &c.Response().Header
+	h.SetBytesV(HeaderLimit, strconv.AppendInt(buf[:0], int64(limit), 10))
+	h.SetBytesV(HeaderRemaining, strconv.AppendInt(buf[:0], int64(max(0, remaining)), 10))
+	h.SetBytesV(HeaderReset, strconv.AppendInt(buf[:0], int64(reset), 10))
+}
+
+// Seconds rounds d up to whole seconds, at least 1: the delta-seconds of
+// RateLimit-Reset and Retry-After, never telling a client to retry at once.
+func Seconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
+}
