@@ -128,16 +128,6 @@ func procStatus(pid int, field string) (int64, error) {
 	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
 
-// memoryOf is procStatus, failing t on an error.
-func memoryOf(t *testing.T, pid int, field string) int64 {
-	t.Helper()
-	n, err := procStatus(pid, field)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // memoryLimit holds a built binary to a memory budget, one of two ways:
 //
 //   - cgroup v2, where the hierarchy has the memory controller and the test
