@@ -59,7 +59,7 @@ func (t *LoginThrottle) begin(ctx context.Context, fc *fiber.Ctx, email, address
 		return nil, err
 	}
 	a := &attempt{t: t, id: id, email: email, address: address}
-	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow))
+	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow), id)
 	if err != nil {
 		return nil, a.abandon(ctx, err)
 	}

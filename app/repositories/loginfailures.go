@@ -22,11 +22,13 @@ func NewLoginFailures(db bun.IDB) *LoginFailures {
 }
 
 // Recent returns how many logins for email from address failed after
-// since, and when the oldest of them failed.
-func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time) (int, time.Time, error) {
+// since, counting only those recorded up to the failure with id upTo
+// (attempts sent at once are ordered by their ids, so the earliest of them
+// pass and the rest are refused), and when the oldest of them failed.
+func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time, upTo int64) (int, time.Time, error) {
 	var rows []models.LoginFailure
 	if err := r.db.NewSelect().Model(&rows).Column("failed_at").
-		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).
+		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).Where("id <= ?", upTo).
 		Order("failed_at").
 		Scan(ctx); err != nil {
 		return 0, time.Time{}, fmt.Errorf("select login failures: %w", err)
