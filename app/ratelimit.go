@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -71,7 +70,7 @@ func sweepRateLimits(ctx context.Context, counters *database.RateLimitCounters, 
 		case <-t.C:
 		}
 		if _, err := counters.Sweep(ctx, time.Now()); err != nil {
-			if ctx.Err() != nil || strings.Contains(err.Error(), "sql: database is closed") {
+			if ctx.Err() != nil || database.Closed(err) {
 				return
 			}
 			logger.Warn("sweep rate limit counters", slog.Any("error", err))

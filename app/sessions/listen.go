@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
@@ -48,18 +47,12 @@ func (s *Service) reload(ctx context.Context) error {
 	return nil
 }
 
-// closed reports whether err says the database was closed: the service
-// is going away.
-func closed(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "sql: database is closed")
-}
-
 // listen holds one connection listening on the revocation channel,
 // reconnecting after a failure with a pause of a second.
 func (s *Service) listen(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := s.listenOnce(ctx)
-		if closed(err) || ctx.Err() != nil {
+		if database.Closed(err) || ctx.Err() != nil {
 			return
 		}
 		s.cfg.Logger.Warn("revocation listener lost its connection; reconnecting", slog.Any("error", err))
@@ -115,7 +108,7 @@ func (s *Service) maintain(ctx context.Context) {
 		now := time.Now()
 		s.revoked.prune(now)
 		if err := s.repo.Prune(ctx, now, s.revocationTTL()); err != nil {
-			if closed(err) {
+			if database.Closed(err) {
 				return
 			}
 			s.cfg.Logger.Warn("prune sessions", slog.Any("error", err))

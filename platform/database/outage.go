@@ -62,3 +62,10 @@ func unavailableCode(code string) bool {
 	}
 	return false
 }
+
+// Closed reports whether err says the database handle was closed, as
+// database/sql says it (its error value is not exported): background work
+// on the handle then stops rather than retries.
+func Closed(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "sql: database is closed")
+}
