@@ -455,9 +455,7 @@ var dbmlTool struct {
 // node. Without node and npm the test is skipped, unless it runs in CI.
 func parseDBML(t *testing.T, text []byte) parsedDBML {
 	t.Helper()
-	const install = "install Node.js 20 or newer (Debian: nodejs npm) to check the DBML with @dbml/core"
-	node := testkit.LookPath(t, install, "node")
-	npm := testkit.LookPath(t, install, "npm")
+	node, npm := testkit.Node(t, "to check the DBML with @dbml/core")
 	dbmlTool.once.Do(func() {
 		dbmlTool.node = node
 		dbmlTool.dir, dbmlTool.err = filepath.Abs(filepath.Join("..", "dbml"))

@@ -50,8 +50,9 @@ func repeat(s string, n int64) run { return run{unit: s, n: n} }
 // numbered is s n times, each with its index in place of its '#'s.
 func numbered(s string, n int64) run { return run{unit: s, n: n, numbered: true} }
 
-// body is a generated body of the runs.
-func body(runs ...run) *generated { return &generated{runs: runs} }
+// body is a generated body of the runs. It holds copies of them, since a
+// run caches its block: bodies made from the same runs are read at once.
+func body(runs ...run) *generated { return &generated{runs: slices.Clone(runs)} }
 
 // Len is the size of the whole body in bytes.
 func (g *generated) Len() int64 {

@@ -45,8 +45,7 @@ func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
 		t.Skip("lint runs node; skipped with -short")
 	}
 	lintDir := filepath.Join(testkit.RepoRoot(t), "tests", "lint")
-	npm := testkit.LookPath(t, "install Node.js 20 or newer (Debian: nodejs npm) to lint the spec with Redocly", "npm")
-	node := testkit.LookPath(t, "install Node.js 20 or newer (Debian: nodejs npm) to lint the spec with Redocly", "node")
+	node, npm := testkit.Node(t, "to lint the spec with Redocly")
 	cli := filepath.Join(lintDir, "node_modules", "@redocly", "cli", "bin", "cli.js")
 	if _, err := os.Stat(cli); err != nil {
 		install := exec.CommandContext(testkit.Context(t), npm, "ci", "--no-audit", "--no-fund")

@@ -1,0 +1,180 @@
+package controllers
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/uptrace/bun"
+	"github.com/valyala/fasthttp"
+
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/migrations"
+)
+
+// throttleFixture is a login throttle over a fresh SQLite database.
+type throttleFixture struct {
+	t        *testing.T
+	db       *bun.DB
+	failures *repositories.LoginFailures
+	throttle *LoginThrottle
+	app      *fiber.App
+}
+
+func newThrottleFixture(t *testing.T) *throttleFixture {
+	t.Helper()
+	db := testkit.SQLite(t)
+	if err := migrations.Up(t.Context(), db); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	failures := repositories.NewLoginFailures(db)
+	return &throttleFixture{t: t, db: db, failures: failures, throttle: NewLoginThrottle(failures), app: fiber.New()}
+}
+
+// try begins a login for email from address and returns the attempt, the
+// error and the headers the throttle set on the answer.
+func (f *throttleFixture) try(email, address string) (*attempt, error, *fasthttp.ResponseHeader) {
+	f.t.Helper()
+	fc := f.app.AcquireCtx(&fasthttp.RequestCtx{})
+	defer f.app.ReleaseCtx(fc)
+	a, err := f.throttle.begin(f.t.Context(), fc, email, address)
+	var h fasthttp.ResponseHeader
+	fc.Response().Header.CopyTo(&h)
+	return a, err, &h
+}
+
+// fail begins n logins for email from address that all get their password
+// checked (and fail), or fails the test.
+func (f *throttleFixture) fail(n int, email, address string) {
+	f.t.Helper()
+	for i := range n {
+		if _, err, _ := f.try(email, address); err != nil {
+			f.t.Fatalf("login %d of %s from %s: %v, want its password checked", i+1, email, address, err)
+		}
+	}
+}
+
+// refused asserts that a login for email from address is refused with a
+// 429 whose Retry-After is within [minWait, maxWait] seconds.
+func (f *throttleFixture) refused(email, address string, minWait, maxWait int) {
+	f.t.Helper()
+	a, err, h := f.try(email, address)
+	if a != nil || !errors.Is(err, ErrTooManyRequests) {
+		f.t.Fatalf("login of %s from %s: attempt %v, error %v; want refused with %v", email, address, a, err, ErrTooManyRequests)
+	}
+	wait, convErr := strconv.Atoi(string(h.Peek(fiber.HeaderRetryAfter)))
+	if convErr != nil || wait < minWait || wait > maxWait {
+		f.t.Errorf("Retry-After %q, want seconds in [%d, %d]", h.Peek(fiber.HeaderRetryAfter), minWait, maxWait)
+	}
+	if got := string(h.Peek("RateLimit-Remaining")); got != "0" {
+		f.t.Errorf("RateLimit-Remaining %q, want 0", got)
+	}
+	if got := string(h.Peek("RateLimit-Limit")); got != strconv.Itoa(loginFailuresMax) {
+		f.t.Errorf("RateLimit-Limit %q, want %d", got, loginFailuresMax)
+	}
+}
+
+// recorded is how many failures the database holds for email.
+func (f *throttleFixture) recorded(email string) int {
+	f.t.Helper()
+	n, err := f.db.NewSelect().Model((*models.LoginFailure)(nil)).Where("email = ?", email).Count(f.t.Context())
+	if err != nil {
+		f.t.Fatalf("count login failures: %v", err)
+	}
+	return int(n)
+}
+
+const (
+	victim   = "victim@example.com"
+	attacker = "203.0.113.7"
+	window   = int(loginFailureWindow / time.Second)
+)
+
+func TestLoginThrottleRefusesTheSixthFailure(t *testing.T) {
+	f := newThrottleFixture(t)
+	f.fail(loginFailuresMax, victim, attacker)
+	f.refused(victim, attacker, window-5, window)
+	f.refused(victim, attacker, window-5, window)
+	if n := f.recorded(victim); n != loginFailuresMax {
+		t.Errorf("%d failures recorded after two refusals, want %d: refused attempts must not grow the table", n, loginFailuresMax)
+	}
+}
+
+func TestLoginThrottleCountsPerAccountAndAddress(t *testing.T) {
+	f := newThrottleFixture(t)
+	f.fail(loginFailuresMax, victim, attacker)
+	f.refused(victim, attacker, 1, window)
+	// The account's owner elsewhere, and the attacker's other targets, are
+	// not locked out by the attacker's guesses.
+	f.fail(loginFailuresMax, victim, "198.51.100.1")
+	f.fail(loginFailuresMax, "other@example.com", attacker)
+}
+
+func TestLoginThrottleForgetsOnSuccess(t *testing.T) {
+	f := newThrottleFixture(t)
+	f.fail(loginFailuresMax-1, victim, attacker)
+	a, err, _ := f.try(victim, attacker)
+	if err != nil {
+		t.Fatalf("login %d: %v", loginFailuresMax, err)
+	}
+	if err := a.succeeded(t.Context()); err != nil {
+		t.Fatalf("succeeded: %v", err)
+	}
+	if n := f.recorded(victim); n != 0 {
+		t.Errorf("%d failures recorded after a success, want 0", n)
+	}
+	f.fail(loginFailuresMax, victim, attacker)
+	f.refused(victim, attacker, 1, window)
+}
+
+func TestLoginThrottleAbandonUncounts(t *testing.T) {
+	f := newThrottleFixture(t)
+	for range 2 * loginFailuresMax {
+		a, err, _ := f.try(victim, attacker)
+		if err != nil {
+			t.Fatalf("an abandoned attempt was counted: %v", err)
+		}
+		cause := errors.New("busy")
+		if err := a.abandon(t.Context(), cause); !errors.Is(err, cause) {
+			t.Fatalf("abandon returned %v, want its cause", err)
+		}
+	}
+	if n := f.recorded(victim); n != 0 {
+		t.Errorf("%d failures recorded after abandoned attempts, want 0", n)
+	}
+}
+
+func TestLoginThrottleWindow(t *testing.T) {
+	tests := []struct {
+		name string
+		ago  time.Duration // when the earlier failures happened
+		// minWait and maxWait bound Retry-After, in seconds, of the login
+		// after them, which is refused; both 0 when it is let through.
+		minWait, maxWait int
+	}{
+		{"outside the window", loginFailureWindow + time.Minute, 0, 0},
+		{"just outside the window", loginFailureWindow + 2*time.Second, 0, 0},
+		{"ten minutes ago", 10 * time.Minute, 300 - 5, 300},
+		{"just now", 0, window - 5, window},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newThrottleFixture(t)
+			at := time.Now().Add(-tt.ago)
+			for range loginFailuresMax {
+				if _, err := f.failures.Add(t.Context(), victim, attacker, at); err != nil {
+					t.Fatalf("add failure: %v", err)
+				}
+			}
+			if tt.maxWait == 0 {
+				f.fail(1, victim, attacker)
+				return
+			}
+			f.refused(victim, attacker, tt.minWait, tt.maxWait)
+		})
+	}
+}
