@@ -52,6 +52,9 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 			if err != nil {
 				return paging.Page[T]{}, err
 			}
+			if p.MaxLimit > 0 && pos.Limit > p.MaxLimit {
+				return paging.Page[T]{}, paging.ErrCursorInvalid
+			}
 			if pos.Filter != digest {
 				return paging.Page[T]{}, paging.ErrCursorFilters
 			}

@@ -49,6 +49,10 @@ const (
 // was not issued for: other filters or another route.
 var ErrCursorFilters = &FieldError{Field: "cursor", Message: msgCursorFilters}
 
+// ErrCursorInvalid is the FieldError of a cursor this service did not
+// issue, or issued for a limit the list no longer allows.
+var ErrCursorInvalid = &FieldError{Field: "cursor", Message: msgCursorInvalid}
+
 // cursorLabel binds the derived key to its use, so that the secret it comes
 // from (often the JWT secret) signs nothing else with the same key.
 const cursorLabel = "fiber-template paging cursor v1"

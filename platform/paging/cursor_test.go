@@ -2,6 +2,8 @@ package paging_test
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,10 +66,7 @@ func TestCursors(t *testing.T) {
 	for _, tt := range bad {
 		t.Run(tt.name+" is a field error naming cursor", func(t *testing.T) {
 			_, err := cursors.Decode(tt.cursor)
-			var fe *paging.FieldError
-			if !errors.As(err, &fe) || fe.Field != "cursor" || fe.Message == "" {
-				t.Fatalf("Decode error = %v, want a FieldError naming cursor", err)
-			}
+			wantCursorError(t, err)
 		})
 	}
 
@@ -105,5 +104,81 @@ func TestOfKeepsMaxPageConsistentWithHasNext(t *testing.T) {
 				t.Fatalf("Of = %+v, want max_page %d", got, tt.maxPage)
 			}
 		})
+	}
+}
+
+// TestCursorsRefuseSignedPositionsOutOfRange decodes cursors signed with
+// the right key whose page or limit no list could have issued: the
+// signature does not make them acceptable, since a page or limit out of
+// range would reach the database as an offset, a page index past int32
+// or a limit of no rows (or a negative one).
+func TestCursorsRefuseSignedPositionsOutOfRange(t *testing.T) {
+	t.Parallel()
+	cursors, err := paging.NewCursors([]byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name        string
+		page, limit int
+		ok          bool
+	}{
+		{"the first page with a limit of one", 0, 1, true},
+		{"a page of the largest limit", 4, paging.DefaultMaxLimit, true},
+		{"the last page whose next page fits int32", math.MaxInt32 - 1, 20, true},
+		{"a negative page", -1, 20, false},
+		{"the most negative page", math.MinInt, 20, false},
+		{"a page whose next page is past int32", math.MaxInt32, 20, false},
+		{"a page past int32", math.MaxInt32 + 1, 20, false},
+		{"the largest page", math.MaxInt, 20, false},
+		{"a limit of zero", 0, 0, false},
+		{"a negative limit", 0, -1, false},
+		{"the most negative limit", 0, math.MinInt, false},
+	}
+	for _, tc := range cases {
+		verdict := "is refused"
+		if tc.ok {
+			verdict = "is accepted"
+		}
+		t.Run(fmt.Sprintf("%s (page %d, limit %d) %s", tc.name, tc.page, tc.limit, verdict), func(t *testing.T) {
+			t.Parallel()
+			pos := paging.Position{Page: tc.page, Limit: tc.limit, Filter: "f", After: []any{int64(7)}}
+			cursor := signedCursor(t, cursors, pos)
+			got, err := cursors.Decode(cursor)
+			if tc.ok {
+				if err != nil || got.Page != tc.page || got.Limit != tc.limit {
+					t.Fatalf("Decode = %+v, %v; want page %d and limit %d", got, err, tc.page, tc.limit)
+				}
+				return
+			}
+			wantCursorError(t, err)
+			if got.Page != 0 || got.Limit != 0 || got.After != nil {
+				t.Errorf("Decode returned the position %+v with its error", got)
+			}
+		})
+	}
+}
+
+// signedCursor encodes pos with cursors, checking that the cursor is
+// signed like any other: only its page or limit can make it bad.
+func signedCursor(t *testing.T, cursors *paging.Cursors, pos paging.Position) string {
+	t.Helper()
+	cursor, err := cursors.Encode(pos)
+	if err != nil {
+		t.Fatalf("Encode(%+v): %v", pos, err)
+	}
+	if body, sig, ok := strings.Cut(cursor, "."); !ok || body == "" || sig == "" {
+		t.Fatalf("Encode(%+v) = %q, not a signed cursor", pos, cursor)
+	}
+	return cursor
+}
+
+// wantCursorError checks that err is the FieldError of a cursor the
+// service did not issue: it names cursor and says to start again.
+func wantCursorError(t *testing.T, err error) {
+	t.Helper()
+	var fe *paging.FieldError
+	if !errors.As(err, &fe) || fe.Field != "cursor" || !strings.Contains(fe.Message, "start again without it") {
+		t.Fatalf("Decode error = %v, want a FieldError naming cursor", err)
 	}
 }

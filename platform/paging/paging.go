@@ -21,6 +21,11 @@ type Paging struct {
 	Page int
 	// Limit is the number of items per page.
 	Limit int
+	// MaxLimit is the largest Limit the request could have asked for, as
+	// Parse was given; 0 when unknown. A cursor carries its own limit, and
+	// one over MaxLimit is refused, so that a lowered bound applies to the
+	// cursors already handed out too.
+	MaxLimit int
 }
 
 // Offset returns the number of rows before the page: Limit * Page.
@@ -51,7 +56,7 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 // takes its default. Values must be base-10 integers with page >= 0 and
 // 1 <= limit <= maxLimit; anything else is a *FieldError naming the field.
 func Parse(page, limit []byte, maxLimit int) (Paging, error) {
-	p := Paging{Page: DefaultPage, Limit: DefaultLimit}
+	p := Paging{Page: DefaultPage, Limit: DefaultLimit, MaxLimit: maxLimit}
 	if len(page) > 0 {
 		n, ok := parseInt(page)
 		if !ok {

@@ -14,11 +14,13 @@ func TestParse(t *testing.T) {
 		name, page, limit string
 		want              paging.Paging
 	}{
-		{"absent values take the defaults", "", "", paging.Paging{Page: 0, Limit: 20}},
-		{"explicit values are kept", "4", "50", paging.Paging{Page: 4, Limit: 50}},
-		{"the maximum limit is accepted", "0", "100", paging.Paging{Page: 0, Limit: 100}},
-		{"leading zeros are decimal", "010", "", paging.Paging{Page: 10, Limit: 20}},
-		{"the largest int32 page is accepted", "2147483647", "", paging.Paging{Page: 2147483647, Limit: 20}},
+		{"absent values take the defaults", "", "", paging.Paging{Page: 0, Limit: 20, MaxLimit: 100}},
+		{"explicit values are kept", "4", "50", paging.Paging{Page: 4, Limit: 50, MaxLimit: 100}},
+		{"the maximum limit is accepted", "0", "100", paging.Paging{Page: 0, Limit: 100, MaxLimit: 100}},
+		{"the smallest limit is accepted", "0", "1", paging.Paging{Page: 0, Limit: 1, MaxLimit: 100}},
+		{"every digit is a digit", "1234567890", "99", paging.Paging{Page: 1234567890, Limit: 99, MaxLimit: 100}},
+		{"leading zeros are decimal", "010", "", paging.Paging{Page: 10, Limit: 20, MaxLimit: 100}},
+		{"the largest int32 page is accepted", "2147483647", "", paging.Paging{Page: 2147483647, Limit: 20, MaxLimit: 100}},
 	}
 	for _, tc := range ok {
 		t.Run(tc.name, func(t *testing.T) {

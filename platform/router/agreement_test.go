@@ -101,7 +101,8 @@ func shapeRoutes() router.Group {
 // TestTheDocumentAndTheBinderAgree builds requests from the served document
 // alone: a valid value of every documented parameter and form field reaches
 // its Go field, and every value its schema rejects is rejected by the
-// server with a problem naming the documented name.
+// server with a problem naming the documented name; a value with a NUL
+// character, whatever the schema, with the router's own 400.
 func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, router.Config{Controllers: []router.Controller{shapeRoutes()}})
@@ -153,6 +154,18 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 				}
 				for _, bad := range invalidValues(f.schema) {
 					resp, body := do(t, r, f.request(tc.path, fields, f.name, bad))
+					switch {
+					case strings.ContainsRune(bad, 0) && (f.name == "page" || f.name == "limit"):
+						// Page and limit are parsed before anything is bound.
+						p := wantProblem(t, resp, body, http.StatusBadRequest)
+						if p.Detail != "Invalid paging parameter "+f.name+": must be a base-10 integer." {
+							t.Errorf("%s=%q: problem %+v, want the paging parameter's 400", f.name, bad, p)
+						}
+						continue
+					case strings.ContainsRune(bad, 0):
+						wantNULRefused(t, resp, body, f.in, f.name)
+						continue
+					}
 					if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnprocessableEntity {
 						t.Errorf("%s=%q, which the schema %s rejects: status %d: %s", f.name, bad, schemaJSON(f.schema), resp.StatusCode, body)
 						continue
@@ -264,7 +277,8 @@ func validValue(s *openapi.Schema) string {
 }
 
 // invalidValues are values the schema rejects, as text: past each bound,
-// outside the enum, of another type, and with a NUL.
+// outside the enum, of another type, and with a NUL (which the router
+// refuses before the schema is checked).
 func invalidValues(s *openapi.Schema) []string {
 	if s.Type == "array" {
 		out := invalidValues(s.Items)

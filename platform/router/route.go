@@ -180,7 +180,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			// An answer for one caller must not be kept by shared caches.
 			fc.Set(fiber.HeaderCacheControl, "no-store")
 		}
-		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit}
+		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
 		if paged {
 			args := fc.Context().QueryArgs()
 			var err error
