@@ -27,11 +27,19 @@ RUN --mount=type=cache,target=/go/pkg/mod \
  && mkdir -p /out/data
 
 # Test stage (docker compose --profile test): the whole suite as CI runs it,
-# with the browser and Node.js the docs UI, Redocly and DBML tests need.
+# with the browser the docs UI tests need, the PostgreSQL server binaries
+# the outage and replica tests run a server of their own from, and Node.js
+# 20 for Redocly and the DBML check (Debian 12's nodejs is 18, too old: it
+# comes from the official image instead).
+FROM node:20.20.2-bookworm-slim AS node
 FROM golang:1.26-bookworm AS test
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium nodejs npm \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium postgresql \
  && rm -rf /var/lib/apt/lists/*
+COPY --from=node /usr/local/bin/node /usr/local/bin/node
+COPY --from=node /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/npm
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
+ && node --version && npm --version
 WORKDIR /src
 
 # Final stage: distroless static has CA certificates and time zone data,

@@ -42,10 +42,11 @@ func TestRootMessage(t *testing.T) {
 	}
 }
 
-// TestHealthCheckFollowsTheDatabase stops the shared PostgreSQL server, so
-// it must not run in parallel with the tests that use it.
+// TestHealthCheckFollowsTheDatabase stops the controlled PostgreSQL server,
+// which may be the shared one, so it must not run in parallel with the tests
+// that use it.
 func TestHealthCheckFollowsTheDatabase(t *testing.T) {
-	r := newService(t, pgtest.NewDatabase(t), router.Config{BasePath: "/api", HealthTimeout: 2 * time.Second})
+	r := newService(t, pgtest.NewControlledDatabase(t), router.Config{BasePath: "/api", HealthTimeout: 2 * time.Second})
 	healthy := map[string]any{"status": "ok", "database": "ok"}
 
 	t.Run("it answers ok while the database runs", func(t *testing.T) {

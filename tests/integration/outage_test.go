@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"sync"
 	"testing"
@@ -71,10 +72,10 @@ func (a *userAPI) eventually(t *testing.T, rq req, status int, wait time.Duratio
 	}
 }
 
-// TestFrozenDatabase freezes the shared PostgreSQL server, so it must not
-// run in parallel with the tests that use it.
+// TestFrozenDatabase freezes the controlled PostgreSQL server, which may be
+// the shared one, so it must not run in parallel with the tests that use it.
 func TestFrozenDatabase(t *testing.T) {
-	a, _ := newOutageAPI(t, pgtest.NewDatabase(t), database.Pool{StatementTimeout: outageTimeout})
+	a, _ := newOutageAPI(t, pgtest.NewControlledDatabase(t), database.Pool{StatementTimeout: outageTimeout})
 	token := a.newUserToken(t, "frozen@example.com")
 	me := a.send(t, req{method: http.MethodGet, path: "/api/users", token: token})
 	var page pageJSON
@@ -124,31 +125,27 @@ func TestFrozenDatabase(t *testing.T) {
 	})
 }
 
-// TestKilledDatabase kills the shared PostgreSQL server while users sign
-// up, so it must not run in parallel with the tests that use it.
-func TestKilledDatabase(t *testing.T) {
-	dsn := pgtest.NewDatabase(t)
-	// An acknowledged commit must survive a crash: the harness runs the
-	// server with synchronous_commit off, so this database turns it on.
-	admin := openDB(t, dsn)
-	if _, err := admin.ExecContext(t.Context(), "ALTER DATABASE ? SET synchronous_commit = on", bun.Ident(databaseOf(t, admin))); err != nil {
-		t.Fatalf("turn synchronous_commit on: %v", err)
-	}
-	a, _ := newOutageAPI(t, dsn, database.Pool{StatementTimeout: outageTimeout})
-	token := a.newUserToken(t, "killed@example.com")
+// signUps is a writer signing up users through the service until stopped,
+// remembering those acknowledged and what the others answered. Every
+// answer is signalled on changed, so a test waits for what the writer saw
+// rather than for a while.
+type signUps struct {
+	mu      sync.Mutex
+	acked   []string    // emails whose sign-up answered 201
+	failed  map[int]int // the other answers, by status
+	changed chan struct{}
+	stop    chan struct{}
+	done    sync.WaitGroup
+}
 
-	// A writer signs up users throughout, remembering those acknowledged.
-	var (
-		mu     sync.Mutex
-		acked  []string
-		failed = map[int]int{}
-		stop   = make(chan struct{})
-		wrote  sync.WaitGroup
-	)
-	wrote.Go(func() {
+// startSignUps starts the writer; it is stopped when t ends, if not before.
+func startSignUps(t *testing.T, a *userAPI) *signUps {
+	t.Helper()
+	w := &signUps{failed: map[int]int{}, changed: make(chan struct{}, 1), stop: make(chan struct{})}
+	w.done.Go(func() {
 		for i := 0; ; i++ {
 			select {
-			case <-stop:
+			case <-w.stop:
 				return
 			default:
 			}
@@ -159,17 +156,87 @@ func TestKilledDatabase(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			mu.Lock()
+			w.mu.Lock()
 			if res.status == http.StatusCreated {
-				acked = append(acked, email)
+				w.acked = append(w.acked, email)
 			} else {
-				failed[res.status]++
+				w.failed[res.status]++
 			}
-			mu.Unlock()
+			w.mu.Unlock()
+			select {
+			case w.changed <- struct{}{}:
+			default:
+			}
+			// A pace, not a wait: the outage is observed through the
+			// answers, and a writer at full speed would only flood the log.
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
-	time.Sleep(300 * time.Millisecond)
+	t.Cleanup(w.halt)
+	return w
+}
+
+// halt stops the writer and waits for its last sign-up; it may be called
+// more than once.
+func (w *signUps) halt() {
+	select {
+	case <-w.stop:
+	default:
+		close(w.stop)
+	}
+	w.done.Wait()
+}
+
+// ackedCount is the number of acknowledged sign-ups so far.
+func (w *signUps) ackedCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.acked)
+}
+
+// waitUntil waits until cond, which reads the writer's record under its
+// lock, holds, and fails t with what was awaited if that takes longer than
+// wait.
+func (w *signUps) waitUntil(t *testing.T, wait time.Duration, what string, cond func(acked int, failed map[int]int) bool) {
+	t.Helper()
+	deadline := time.After(wait)
+	for {
+		w.mu.Lock()
+		ok := cond(len(w.acked), w.failed)
+		acked, failed := len(w.acked), maps.Clone(w.failed)
+		w.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-w.changed:
+		case <-deadline:
+			t.Fatalf("%s did not happen within %s: %d sign-ups acknowledged, others answered %v", what, wait, acked, failed)
+		}
+	}
+}
+
+// TestKilledDatabase kills the controlled PostgreSQL server, which may be
+// the shared one, while users sign up, so it must not run in parallel with
+// the tests that use it.
+func TestKilledDatabase(t *testing.T) {
+	dsn := pgtest.NewControlledDatabase(t)
+	// An acknowledged commit must survive a crash: the harness runs the
+	// server with synchronous_commit off, so this database turns it on.
+	admin := openDB(t, dsn)
+	if _, err := admin.ExecContext(t.Context(), "ALTER DATABASE ? SET synchronous_commit = on", bun.Ident(databaseOf(t, admin))); err != nil {
+		t.Fatalf("turn synchronous_commit on: %v", err)
+	}
+	a, _ := newOutageAPI(t, dsn, database.Pool{StatementTimeout: outageTimeout})
+	token := a.newUserToken(t, "killed@example.com")
+
+	// The crash must have acknowledged writes to lose, and the writer must
+	// see it: each step waits for the answers that show the last one done.
+	const ackedBeforeKill = 3
+	w := startSignUps(t, a)
+	w.waitUntil(t, 30*time.Second, fmt.Sprintf("%d acknowledged sign-ups before the kill", ackedBeforeKill),
+		func(acked int, _ map[int]int) bool { return acked >= ackedBeforeKill })
+	ackedAtKill := w.ackedCount()
 
 	pgtest.Kill(t)
 	t.Run("requests answer 503 with Retry-After while it is down", func(t *testing.T) {
@@ -180,26 +247,35 @@ func TestKilledDatabase(t *testing.T) {
 			a.send(t, rq).wantUnavailable(t, "service_unavailable")
 		}
 	})
+	w.waitUntil(t, 30*time.Second, "a sign-up answering 503 while the database is down",
+		func(_ int, failed map[int]int) bool { return failed[http.StatusServiceUnavailable] > 0 })
 
 	pgtest.Start(t)
+	ackedAtStart := w.ackedCount()
 	t.Run("it serves again once the database is back, without a restart", func(t *testing.T) {
 		a.eventually(t, req{method: http.MethodGet, path: "/api/users", token: token}, http.StatusOK, 15*time.Second).
 			wantStatus(t, http.StatusOK)
 	})
-	time.Sleep(300 * time.Millisecond)
-	close(stop)
-	wrote.Wait()
+	w.waitUntil(t, 30*time.Second, "an acknowledged sign-up after the restart",
+		func(acked int, _ map[int]int) bool { return acked > ackedAtStart })
+	w.halt()
 
 	t.Run("no acknowledged write is lost", func(t *testing.T) {
-		mu.Lock()
-		defer mu.Unlock()
-		t.Logf("%d sign-ups acknowledged, others answered %v", len(acked), failed)
-		for status := range failed {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		t.Logf("%d sign-ups acknowledged, others answered %v", len(w.acked), w.failed)
+		if w.failed[http.StatusServiceUnavailable] == 0 {
+			t.Error("no sign-up answered 503: the writer never saw the outage")
+		}
+		for status := range w.failed {
 			if status != http.StatusServiceUnavailable {
 				t.Errorf("a sign-up answered %d during the outage, want only 201 or 503", status)
 			}
 		}
-		for _, email := range acked {
+		if ackedAtKill < ackedBeforeKill {
+			t.Fatalf("%d sign-ups acknowledged before the kill, want at least %d: the crash had too little to lose", ackedAtKill, ackedBeforeKill)
+		}
+		for _, email := range w.acked {
 			res := a.send(t, req{method: http.MethodGet, path: "/api/users?q=" + email, token: token})
 			var page pageJSON
 			res.decode(t, http.StatusOK, &page)

@@ -33,12 +33,12 @@ func inRecovery(t *testing.T, ctx context.Context, db bun.IDB) bool {
 }
 
 // TestReadReplicas runs the database layer against a real streaming
-// replica of the test server.
+// replica of the controlled test server.
 func TestReadReplicas(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dsn := pgtest.NewDatabase(t)
+	dsn := pgtest.NewControlledDatabase(t)
 	if err := migrateDSN(ctx, dsn); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func migrateDSN(ctx context.Context, dsn string) error {
 func TestReadReplicasBinary(t *testing.T) {
 	runsTheBinary(t)
 	t.Parallel()
-	dsn := pgtest.NewDatabase(t)
+	dsn := pgtest.NewControlledDatabase(t)
 	replica := pgtest.NewReplica(t)
 	bin := buildAPI(t)
 	port := freePort(t)

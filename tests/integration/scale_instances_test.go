@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
@@ -160,11 +161,25 @@ func TestMigrationLock(t *testing.T) {
 		holder := hold(t)
 		done := make(chan error, 1)
 		go func() { done <- migrations.Up(ctx, db, migrations.WithLockTimeout(30*time.Second)) }()
-		time.Sleep(300 * time.Millisecond) // let Up start waiting
+		waiter := waitingForLock(t, ctx, db, done)
+		select {
+		case err := <-done:
+			t.Fatalf("Up returned (%v) while session %d held the lock and session %d waited for it", err, holder, waiter)
+		default:
+		}
 		// PostgreSQL drops a session's advisory locks with the session.
 		crash(t, holder)
-		if err := <-done; err != nil {
-			t.Fatalf("Up after the holder died: %v", err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("Up after the holder died: %v", err)
+			}
+		case <-ctx.Done():
+			t.Fatalf("Up did not return once the holder died: %v", ctx.Err())
+		}
+		var applied int
+		if err := db.NewRaw("SELECT count(*) FROM bun_migrations").Scan(ctx, &applied); err != nil || applied != len(migrations.Migrations.Sorted()) {
+			t.Fatalf("bun_migrations holds %d migrations (%v), want %d", applied, err, len(migrations.Migrations.Sorted()))
 		}
 	})
 
@@ -181,3 +196,34 @@ func TestMigrationLock(t *testing.T) {
 // "migrate_". The test spells it out, so that a change of the key, which
 // would let old and new versions migrate at once, fails here.
 const lockKey int64 = 0x6d6967726174655f
+
+// waitingForLock waits until a session of db's database waits for the
+// migration lock, as pg_locks shows it (an advisory lock on lockKey, not
+// granted), and returns its backend pid. It fails t if up, the result of
+// the migration expected to wait, arrives first, or if no session waits
+// within ten seconds.
+func waitingForLock(t *testing.T, ctx context.Context, db *bun.DB, up <-chan error) int {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		var pids []int
+		// pg_locks splits a 64-bit advisory key into classid and objid.
+		err := db.NewRaw(`SELECT pid FROM pg_locks
+			WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND classid = ? AND objid = ?`, lockKey>>32, lockKey&0xffffffff).Scan(ctx, &pids)
+		if err != nil {
+			t.Fatalf("read pg_locks: %v", err)
+		}
+		if len(pids) > 0 {
+			return pids[0]
+		}
+		select {
+		case err := <-up:
+			t.Fatalf("Up returned (%v) without waiting for the lock another session holds", err)
+		case <-deadline:
+			t.Fatal("no session waited for the migration lock within 10s of Up starting")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

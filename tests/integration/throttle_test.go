@@ -275,12 +275,13 @@ func TestThrottleLimitsALongForwardedFor(t *testing.T) {
 	})
 }
 
-// TestThrottleFrozenDatabase freezes the shared PostgreSQL server, so it
-// must not run in parallel with the tests that use it.
+// TestThrottleFrozenDatabase freezes the controlled PostgreSQL server,
+// which may be the shared one, so it must not run in parallel with the tests
+// that use it.
 func TestThrottleFrozenDatabase(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	db, err := database.OpenPool(ctx, pgtest.NewDatabase(t), database.Pool{StatementTimeout: outageTimeout})
+	db, err := database.OpenPool(ctx, pgtest.NewControlledDatabase(t), database.Pool{StatementTimeout: outageTimeout})
 	if err != nil {
 		t.Fatalf("open database: %v", err)
 	}

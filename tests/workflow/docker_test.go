@@ -3,6 +3,7 @@ package workflow
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -273,7 +274,7 @@ func TestCompose(t *testing.T) {
 		}
 	})
 
-	t.Run("the test profile runs the suite CI runs, in the image stage with Chromium and Node.js", func(t *testing.T) {
+	t.Run("the test profile runs the suite CI runs, in the image stage with Chromium, PostgreSQL and Node.js 20", func(t *testing.T) {
 		if !slices.Contains(test.Profiles, "test") {
 			t.Errorf("test profiles = %q, want test", test.Profiles)
 		}
@@ -291,9 +292,25 @@ func TestCompose(t *testing.T) {
 			t.Fatalf("test build = %v, want the Dockerfile's test stage", test.Build)
 		}
 		stage := dockerfileStage(t, "test")
-		for _, pkg := range []string{"chromium", "nodejs", "npm"} {
+		for _, pkg := range []string{"chromium", "postgresql"} {
 			if !strings.Contains(stage, " "+pkg) {
 				t.Errorf("the Dockerfile's test stage does not install %s", pkg)
+			}
+		}
+		// Debian 12's nodejs is 18, older than Redocly's floor: node and
+		// npm come from the official image of a Node.js 20 or newer.
+		if strings.Contains(stage, " nodejs") {
+			t.Errorf("the Dockerfile's test stage installs Debian's nodejs (18), want Node.js 20 or newer")
+		}
+		node := dockerfileStage(t, "node")
+		image := fromImage(strings.SplitN(node, "\n", 2)[0])
+		major, _, _ := strings.Cut(strings.TrimPrefix(image, "node:"), ".")
+		if n, err := strconv.Atoi(major); err != nil || n < 20 || !strings.HasPrefix(image, "node:") {
+			t.Errorf("the node stage is %s, want node:20 or newer", image)
+		}
+		for _, want := range []string{"COPY --from=node /usr/local/bin/node ", "COPY --from=node /usr/local/lib/node_modules/npm "} {
+			if !strings.Contains(stage, want) {
+				t.Errorf("the Dockerfile's test stage lacks %q", want)
 			}
 		}
 	})

@@ -14,7 +14,15 @@
 //
 // When none is available, tests asking for a database are skipped with a
 // message saying how to get one, unless the CI environment variable is set,
-// in which case they fail: a CI run must never pass by skipping.
+// in which case they fail: a CI run must never pass by skipping. Every skip
+// goes through testkit.Missing, which decides between the two.
+//
+// Tests that take their database down (Stop, Start, Freeze, Thaw, Kill) or
+// replicate it (NewReplica) get it from NewControlledDatabase, on the
+// controlled server: the shared one when it runs from local binaries, else
+// a second server from the local binaries, started on first use, so that
+// those tests run, rather than skip, when TEST_DATABASE_URL or a container
+// provides the shared server. Main tears both down.
 //
 // A package opts in from its TestMain:
 //

@@ -41,6 +41,16 @@ type owner struct {
 
 // fromBinaries initialises and starts a cluster from the local binaries.
 func fromBinaries(ctx context.Context) (server, error) {
+	s, err := newLocalServer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newLocalServer initialises and starts a cluster from the local binaries;
+// without them it returns an *unavailableError saying where it looked.
+func newLocalServer(ctx context.Context) (*localServer, error) {
 	bindir, tried := findBindir()
 	if bindir == "" {
 		return nil, &unavailableError{reasons: []string{"no PostgreSQL server binaries (initdb, postgres) in " + strings.Join(tried, ", ")}}

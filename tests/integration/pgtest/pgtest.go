@@ -35,17 +35,6 @@ type server interface {
 	close(ctx context.Context) error
 }
 
-// restartable is a server whose process the harness controls.
-type restartable interface {
-	server
-	// stop shuts the server down, keeping its data directory and port.
-	stop(ctx context.Context) error
-	// start starts the stopped server again and waits until it answers.
-	start(ctx context.Context) error
-	// running reports whether the server process is up.
-	running() bool
-}
-
 // unavailableError says that no source could provide a server, and why
 // each was passed over; it makes tests skip rather than fail, outside CI.
 type unavailableError struct {
@@ -59,7 +48,7 @@ func (e *unavailableError) Error() string {
 		" and, if they are not found, point PG_BINDIR at their directory."
 }
 
-// harness is the server of the test binary: started on first use, torn
+// harness holds the servers of the test binary: started on first use, torn
 // down by Main. It is the package's only state, held across the tests that
 // TestMain runs.
 type harness struct {
@@ -70,6 +59,14 @@ type harness struct {
 	srv       server // nil until started, and after teardown
 	err       error  // why srv is nil
 	seq       int    // numbers the databases handed out
+
+	// The controlled server, which tests may stop, freeze, kill and
+	// replicate: srv itself when it runs from local binaries, else a
+	// second server from local binaries, started on first use.
+	ctlStarted bool         // a start of a second server was attempted
+	ctl        *localServer // that second server; nil if none, and after teardown
+	ctlErr     error        // why ctl is nil
+	held       int          // databases of NewControlledDatabase not dropped yet
 }
 
 var shared harness
@@ -119,23 +116,30 @@ func run(m *testing.M) int {
 	return code
 }
 
-// teardown closes the server, if one was started; later requests fail.
+// teardown closes the servers that were started; later requests fail.
 func (h *harness) teardown() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.started = true
+	h.started, h.ctlStarted = true, true
 	h.err = errors.New("the PostgreSQL server was torn down after the tests")
-	if h.srv == nil {
-		return nil
+	h.ctlErr = h.err
+	var servers []server
+	if h.srv != nil {
+		servers = append(servers, h.srv)
 	}
-	srv := h.srv
-	h.srv = nil
+	if h.ctl != nil {
+		servers = append(servers, h.ctl)
+	}
+	h.srv, h.ctl = nil, nil
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
-	if err := srv.close(ctx); err != nil {
-		return fmt.Errorf("tear down %s: %w", srv.source(), err)
+	var errs []error
+	for _, srv := range servers {
+		if err := srv.close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("tear down %s: %w", srv.source(), err))
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // server returns the running server, starting it on first use. It skips t
@@ -195,7 +199,62 @@ func start(ctx context.Context) (server, error) {
 // environment variable is set.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
-	srv, name := shared.nextDatabase(t)
+	return shared.newDatabase(t)
+}
+
+// NewControlledDatabase is NewDatabase on the controlled server: the one
+// that Stop, Start, Freeze, Thaw, Kill and NewReplica act on. A test that
+// takes its database down, or replicates it, gets it here.
+//
+// The controlled server is the shared one when the harness runs that from
+// local binaries. When the shared server comes from TEST_DATABASE_URL or a
+// container, which the harness cannot stop or signal, the controlled one is
+// a second server run from the local PostgreSQL server binaries, started on
+// first use. Without those binaries t is skipped, or failed when the CI
+// environment variable is set.
+func NewControlledDatabase(t testing.TB) string {
+	t.Helper()
+	return shared.newControlledDatabase(t)
+}
+
+func (h *harness) newDatabase(t testing.TB) string {
+	t.Helper()
+	srv, name := h.nextDatabase(t, (*harness).server)
+	return createFor(t, srv, name)
+}
+
+func (h *harness) newControlledDatabase(t testing.TB) string {
+	t.Helper()
+	srv, name := h.nextDatabase(t, func(h *harness, t testing.TB) server {
+		t.Helper()
+		srv := h.controlled(t)
+		h.held++
+		return srv
+	})
+	t.Cleanup(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.held--
+	})
+	return createFor(t, srv, name)
+}
+
+// nextDatabase returns the server that pick chooses and a new database
+// name for t. The lock is released by defer, as skipping or failing t exits
+// the goroutine.
+func (h *harness) nextDatabase(t testing.TB, pick func(*harness, testing.TB) server) (server, string) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	srv := pick(h, t)
+	h.seq++
+	return srv, databaseName(t.Name(), h.seq)
+}
+
+// createFor creates the database name on srv, dropped when t ends, and
+// returns its URL.
+func createFor(t testing.TB, srv server, name string) string {
+	t.Helper()
 	admin := srv.adminURL()
 	ctx, cancel := context.WithTimeout(context.Background(), statementTimeout)
 	defer cancel()
@@ -216,30 +275,67 @@ func NewDatabase(t testing.TB) string {
 	return dsn
 }
 
-// nextDatabase returns the server and a new database name for t. The lock
-// is released by defer, as skipping or failing t exits the goroutine.
-func (h *harness) nextDatabase(t testing.TB) (server, string) {
+// controlled returns the controlled server (see NewControlledDatabase),
+// starting a second server from local binaries on first use when the shared
+// one does not run from them. Without the binaries it ends t through
+// testkit.Missing. The caller must hold h.mu and release it by defer.
+func (h *harness) controlled(t testing.TB) *localServer {
+	t.Helper()
+	srv := h.server(t)
+	if local, ok := srv.(*localServer); ok {
+		return local
+	}
+	if !h.ctlStarted {
+		h.ctlStarted = true
+		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		h.ctl, h.ctlErr = newLocalServer(ctx)
+		cancel()
+	}
+	if h.ctlErr != nil {
+		var unavailable *unavailableError
+		if !errors.As(h.ctlErr, &unavailable) {
+			t.Fatalf("pgtest: start a PostgreSQL server to stop, freeze, kill or replicate: %v", h.ctlErr)
+		}
+		testkit.Missing(t, fmt.Sprintf(
+			"the PostgreSQL server binaries (apt-get install postgresql, or set PG_BINDIR) to run a server it may stop, freeze, kill or replicate;"+
+				" the shared one is %s, which the harness cannot control (%s)",
+			srv.source(), strings.Join(unavailable.reasons, "; ")))
+	}
+	return h.ctl
+}
+
+// outageTarget returns the controlled server for op (Stop, Kill...), failing
+// t when no test holds a database on it: the outage would then miss the
+// test's own database, which NewDatabase may have put on another server.
+// The caller must hold h.mu and release it by defer.
+func (h *harness) outageTarget(t testing.TB, op string) *localServer {
+	t.Helper()
+	srv := h.controlled(t)
+	if h.held == 0 {
+		t.Fatalf("pgtest: %s acts on the server of NewControlledDatabase, and no test holds a database there: get the test's database from NewControlledDatabase", op)
+	}
+	return srv
+}
+
+// Stop shuts the controlled PostgreSQL server down (see
+// NewControlledDatabase), keeping its data and port, so t can watch the
+// service lose its database; Start brings it back. If t ends with the
+// server stopped, it is started again for the tests that follow. t must
+// hold a database from NewControlledDatabase.
+//
+// The controlled server may be the shared one, so a test that calls Stop
+// must not call t.Parallel: Go runs parallel tests only after the
+// sequential ones, so none of them sees the outage.
+func Stop(t testing.TB) {
+	t.Helper()
+	shared.stop(t)
+}
+
+func (h *harness) stop(t testing.TB) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	srv := h.server(t)
-	h.seq++
-	return srv, databaseName(t.Name(), h.seq)
-}
-
-// Stop shuts the PostgreSQL server down, keeping its data and port, so t
-// can watch the service lose its database; Start brings it back. If t ends
-// with the server stopped, it is started again for the tests that follow.
-//
-// Stopping is only possible when the harness runs the server from local
-// binaries; otherwise t is skipped. The server is shared, so a test that
-// calls Stop must not call t.Parallel: Go runs parallel tests only after
-// the sequential ones, so none of them sees the outage.
-func Stop(t testing.TB) {
-	t.Helper()
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	srv := shared.restartable(t)
+	srv := h.outageTarget(t, "Stop")
 	if !srv.running() {
 		t.Fatal("pgtest: Stop called while the server is already stopped")
 	}
@@ -248,16 +344,16 @@ func Stop(t testing.TB) {
 	if err := srv.stop(ctx); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	restartWhenDone(t, srv)
+	h.restartWhenDone(t, srv)
 }
 
 // restartWhenDone starts srv again when t ends, if t left it down and it is
-// still the shared server, so that the tests after t find it running.
-func restartWhenDone(t testing.TB, srv restartable) {
+// still one of h's servers, so that the tests after t find it running.
+func (h *harness) restartWhenDone(t testing.TB, srv *localServer) {
 	t.Cleanup(func() {
-		shared.mu.Lock()
-		defer shared.mu.Unlock()
-		if srv.running() || shared.srv != srv {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if srv.running() || !h.owns(srv) {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
@@ -268,13 +364,25 @@ func restartWhenDone(t testing.TB, srv restartable) {
 	})
 }
 
-// Start starts the server that Stop stopped, on the same port and data
-// directory, and waits until it accepts connections.
+// owns reports whether srv is one of h's servers, not torn down yet. The
+// caller must hold h.mu.
+func (h *harness) owns(srv *localServer) bool {
+	return srv == h.ctl || h.srv != nil && h.srv == server(srv)
+}
+
+// Start starts the controlled server that Stop stopped or Kill killed, on
+// the same port and data directory, and waits until it accepts
+// connections.
 func Start(t testing.TB) {
 	t.Helper()
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	srv := shared.restartable(t)
+	shared.start(t)
+}
+
+func (h *harness) start(t testing.TB) {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	srv := h.outageTarget(t, "Start")
 	if srv.running() {
 		t.Fatal("pgtest: Start called while the server is running; call Stop first")
 	}
@@ -283,16 +391,4 @@ func Start(t testing.TB) {
 	if err := srv.start(ctx); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-}
-
-// restartable returns the server if the harness controls its process, and
-// skips t otherwise. The caller must hold h.mu.
-func (h *harness) restartable(t testing.TB) restartable {
-	t.Helper()
-	srv := h.server(t)
-	r, ok := srv.(restartable)
-	if !ok {
-		t.Skipf("pgtest: stopping the server needs the harness to run PostgreSQL from local binaries, but it uses %s", srv.source())
-	}
-	return r
 }

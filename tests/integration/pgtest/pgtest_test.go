@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -68,7 +69,7 @@ func TestNewDatabase(t *testing.T) {
 			_ = conn // deliberately left open; the drop terminates it
 		})
 		if dsn == "" {
-			t.Skip("the test owning the database did not get one")
+			testkit.Missing(t, "a PostgreSQL server, which the test owning the database did not get")
 		}
 		_, err := pgx.Connect(context.Background(), dsn)
 		var pgErr *pgconn.PgError
@@ -79,8 +80,8 @@ func TestNewDatabase(t *testing.T) {
 }
 
 func TestStopAndStart(t *testing.T) {
-	// Not parallel: the server is shared.
-	dsn := pgtest.NewDatabase(t)
+	// Not parallel: the controlled server may be the shared one.
+	dsn := pgtest.NewControlledDatabase(t)
 
 	t.Run("a stopped server refuses connections and comes back at the same address", func(t *testing.T) {
 		pgtest.Stop(t)
@@ -96,6 +97,50 @@ func TestStopAndStart(t *testing.T) {
 
 	t.Run("a test that ends with the server stopped leaves it running", func(t *testing.T) {
 		t.Run("stop without start", func(t *testing.T) { pgtest.Stop(t) })
+		connect(t, dsn)
+	})
+}
+
+func TestKillAndStart(t *testing.T) {
+	// Not parallel: the controlled server may be the shared one.
+	dsn := pgtest.NewControlledDatabase(t)
+
+	t.Run("a killed server refuses connections and comes back through crash recovery", func(t *testing.T) {
+		pgtest.Kill(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if conn, err := pgx.Connect(ctx, dsn); err == nil {
+			conn.Close(ctx)
+			t.Fatal("connected to a killed server")
+		}
+		pgtest.Start(t)
+		connect(t, dsn)
+	})
+
+	t.Run("a test that ends with the server killed leaves it running", func(t *testing.T) {
+		t.Run("kill without start", func(t *testing.T) { pgtest.Kill(t) })
+		connect(t, dsn)
+	})
+}
+
+func TestFreezeAndThaw(t *testing.T) {
+	// Not parallel: the controlled server may be the shared one.
+	dsn := pgtest.NewControlledDatabase(t)
+	conn := connect(t, dsn)
+
+	t.Run("a frozen server answers nothing, and a thawed one answers again", func(t *testing.T) {
+		pgtest.Freeze(t)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := conn.Ping(ctx); err == nil {
+			t.Fatal("a frozen server answered")
+		}
+		pgtest.Thaw(t)
+		connect(t, dsn)
+	})
+
+	t.Run("a test that ends with the server frozen leaves it answering", func(t *testing.T) {
+		t.Run("freeze without thaw", func(t *testing.T) { pgtest.Freeze(t) })
 		connect(t, dsn)
 	})
 }

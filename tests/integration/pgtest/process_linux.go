@@ -57,3 +57,25 @@ func childrenOf(pid int) ([]int, error) {
 	}
 	return out, nil
 }
+
+// processState returns the state letter of the process pid from /proc (R,
+// S, T for stopped, Z for a zombie...), and false when there is no such
+// process.
+func processState(pid int) (byte, bool, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("state of process %d: %w", pid, err)
+	}
+	// pid (comm) state ...; comm may hold spaces and parentheses.
+	var fields []string
+	if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+		fields = strings.Fields(string(b[i+1:]))
+	}
+	if len(fields) == 0 || len(fields[0]) != 1 {
+		return 0, false, fmt.Errorf("state of process %d: cannot parse %q", pid, b)
+	}
+	return fields[0][0], true, nil
+}

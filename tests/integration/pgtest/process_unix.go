@@ -28,3 +28,8 @@ const canListChildren = false
 func childrenOf(int) ([]int, error) {
 	return nil, errors.New("listing a process's children needs Linux")
 }
+
+// processState is not available without /proc.
+func processState(int) (byte, bool, error) {
+	return 0, false, errors.New("reading a process's state needs Linux")
+}

@@ -14,28 +14,32 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
-// Replica is a streaming replica of the harness's server: a hot standby
-// serving reads, made with pg_basebackup -R into a data directory of its
-// own and run on another port, as the same OS user as the primary.
+// Replica is a streaming replica of the controlled server (see
+// NewControlledDatabase): a hot standby serving reads, made with
+// pg_basebackup -R into a data directory of its own and run on another
+// port, as the same OS user as the primary.
 type Replica struct {
 	srv     *localServer
 	primary *localServer
 }
 
-// NewReplica starts a streaming replica of the server for t, and waits
-// until it accepts connections; it is stopped and removed when t ends.
-// Databases created on the server before or after appear on the replica
-// (see Replica.URL and Replica.WaitCaughtUp).
+// NewReplica starts a streaming replica of the controlled server for t,
+// and waits until it accepts connections; it is stopped and removed when t
+// ends. Databases created by NewControlledDatabase before or after appear
+// on the replica (see Replica.URL and Replica.WaitCaughtUp).
 //
-// A replica needs the harness to run PostgreSQL from local binaries; with
-// another source t is skipped, or failed when CI is set.
+// A replica needs the local PostgreSQL server binaries, as the controlled
+// server does; without them t is skipped, or failed when CI is set.
 func NewReplica(t testing.TB) *Replica {
 	t.Helper()
-	primary := shared.local(t)
+	return shared.newReplica(t)
+}
+
+func (h *harness) newReplica(t testing.TB) *Replica {
+	t.Helper()
+	primary, seq := h.replicaSource(t)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	dir, err := os.MkdirTemp(os.TempDir(), dirPattern)
@@ -45,7 +49,7 @@ func NewReplica(t testing.TB) *Replica {
 	s := &localServer{bindir: primary.bindir, dir: dir, owner: primary.owner}
 	// A slot of its own keeps the primary's WAL until the replica has it,
 	// however much the other tests write meanwhile.
-	slot := "pgtest_replica_" + strconv.Itoa(shared.nextSeq())
+	slot := "pgtest_replica_" + strconv.Itoa(seq)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 		defer cancel()
@@ -72,26 +76,16 @@ func NewReplica(t testing.TB) *Replica {
 	return &Replica{srv: s, primary: primary}
 }
 
-// nextSeq returns a number no other caller gets.
-func (h *harness) nextSeq() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.seq++
-	return h.seq
-}
-
-// local returns the server when the harness runs it from local binaries,
-// and ends t through testkit.Missing otherwise.
-func (h *harness) local(t testing.TB) *localServer {
+// replicaSource returns the controlled server, which a replica follows, and
+// a number no other caller gets. The lock is released by defer, as skipping
+// or failing t exits the goroutine.
+func (h *harness) replicaSource(t testing.TB) (*localServer, int) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	srv := h.server(t)
-	local, ok := srv.(*localServer)
-	if !ok {
-		testkit.Missing(t, "the PostgreSQL server binaries (pg_basebackup) for a streaming replica; the harness uses "+srv.source())
-	}
-	return local
+	srv := h.controlled(t)
+	h.seq++
+	return srv, h.seq
 }
 
 // baseBackup copies the primary's cluster into s's data directory with
@@ -114,25 +108,24 @@ func (s *localServer) baseBackup(ctx context.Context, primary *localServer, slot
 	return nil
 }
 
-// URL returns the replica's URL of the database that the server URL
-// primaryDSN (from NewDatabase) names.
+// URL returns the replica's URL of the database that the URL primaryDSN
+// (from NewControlledDatabase) names. A database on another server fails
+// t: the replica would never have it.
 func (r *Replica) URL(t testing.TB, primaryDSN string) string {
 	t.Helper()
-	u, err := withDatabase(r.srv.adminURL(), databaseOf(t, primaryDSN))
+	cfg, err := pgx.ParseConfig(primaryDSN)
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	if cfg.Host != "127.0.0.1" || int(cfg.Port) != r.primary.port {
+		t.Fatalf("pgtest: database %s is on %s:%d, not on the server the replica follows (127.0.0.1:%d): get it from NewControlledDatabase",
+			cfg.Database, cfg.Host, cfg.Port, r.primary.port)
+	}
+	u, err := withDatabase(r.srv.adminURL(), cfg.Database)
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
 	return u
-}
-
-// databaseOf returns the database name of a postgres:// URL.
-func databaseOf(t testing.TB, dsn string) string {
-	t.Helper()
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	return cfg.Database
 }
 
 // WaitCaughtUp waits until the replica has replayed everything the
