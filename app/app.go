@@ -180,12 +180,12 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	// The auth rate limit is middleware of the public auth routes
 	// themselves, not of path strings: any spelling that reaches them is
 	// counted.
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	var authLimit []fiber.Handler
 	if opts.AuthRateLimit > 0 {
-		logger := cfg.Logger
-		if logger == nil {
-			logger = slog.Default()
-		}
 		store := opts.RateLimitStore
 		if store == nil {
 			store = rateLimitStore(opts.Context, db, logger)
@@ -193,10 +193,13 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		authLimit = append(authLimit, authRateLimit(opts.AuthRateLimit, store, logger))
 	}
 
+	throttle := controllers.NewLoginThrottle(repositories.NewLoginFailures(db))
+	go every(opts.Context, loginFailurePruneEvery, "prune login failures", logger, throttle.Prune)
+
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append([]router.Controller{
-		controllers.NewAuth(users, passwords, sess, controllers.NewLoginThrottle(repositories.NewLoginFailures(db)), authLimit...),
+		controllers.NewAuth(users, passwords, sess, throttle, authLimit...),
 		controllers.NewUsers(users, passwords, sess, authLimit...),
 	}, cfg.Controllers...)
 	return router.New(cfg)

@@ -23,6 +23,10 @@ const authLimitMemoryBudget = 8 << 20
 // deleted from the database.
 const rateLimitSweepEvery = time.Minute
 
+// loginFailurePruneEvery is how often the failed logins that no longer
+// count (older than the throttle's window) are deleted.
+const loginFailurePruneEvery = 10 * time.Minute
+
 // The database counters are a ratelimit.Store.
 var _ ratelimit.Store = (*database.RateLimitCounters)(nil)
 
@@ -54,26 +58,30 @@ func rateLimitStore(ctx context.Context, db *bun.DB, logger *slog.Logger) rateli
 		return ratelimit.NewMemoryStore(authLimitMemoryBudget)
 	}
 	counters := database.NewRateLimitCounters(db)
-	go sweepRateLimits(ctx, counters, logger)
+	go every(ctx, rateLimitSweepEvery, "sweep rate limit counters", logger, func(ctx context.Context, now time.Time) error {
+		_, err := counters.Sweep(ctx, now)
+		return err
+	})
 	return counters
 }
 
-// sweepRateLimits deletes the counters of ended windows every
-// rateLimitSweepEvery.
-func sweepRateLimits(ctx context.Context, counters *database.RateLimitCounters, logger *slog.Logger) {
-	t := time.NewTicker(rateLimitSweepEvery)
+// every calls fn with the time at each tick of period until ctx is done
+// or fn fails because the database is closed; its other failures are
+// logged as what, and the next tick tries again.
+func every(ctx context.Context, period time.Duration, what string, logger *slog.Logger, fn func(ctx context.Context, now time.Time) error) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-		}
-		if _, err := counters.Sweep(ctx, time.Now()); err != nil {
-			if ctx.Err() != nil || database.Closed(err) {
-				return
+		case now := <-t.C:
+			if err := fn(ctx, now); err != nil {
+				if ctx.Err() != nil || database.Closed(err) {
+					return
+				}
+				logger.Warn(what, slog.Any("error", err))
 			}
-			logger.Warn("sweep rate limit counters", slog.Any("error", err))
 		}
 	}
 }

@@ -37,6 +37,12 @@ func NewLoginThrottle(failures *repositories.LoginFailures) *LoginThrottle {
 	return &LoginThrottle{failures: failures}
 }
 
+// Prune deletes the failed logins that no longer count at now: those
+// older than the throttle's window.
+func (t *LoginThrottle) Prune(ctx context.Context, now time.Time) error {
+	return t.failures.Prune(ctx, now.Add(-loginFailureWindow))
+}
+
 // attempt is a login counted against its account and address while its
 // password is checked.
 type attempt struct {

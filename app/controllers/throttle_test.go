@@ -36,15 +36,15 @@ func newThrottleFixture(t *testing.T) *throttleFixture {
 }
 
 // try begins a login for email from address and returns the attempt, the
-// error and the headers the throttle set on the answer.
-func (f *throttleFixture) try(email, address string) (*attempt, error, *fasthttp.ResponseHeader) {
+// headers the throttle set on the answer and the error.
+func (f *throttleFixture) try(email, address string) (*attempt, *fasthttp.ResponseHeader, error) {
 	f.t.Helper()
 	fc := f.app.AcquireCtx(&fasthttp.RequestCtx{})
 	defer f.app.ReleaseCtx(fc)
 	a, err := f.throttle.begin(f.t.Context(), fc, email, address)
 	var h fasthttp.ResponseHeader
 	fc.Response().Header.CopyTo(&h)
-	return a, err, &h
+	return a, &h, err
 }
 
 // fail begins n logins for email from address that all get their password
@@ -52,7 +52,7 @@ func (f *throttleFixture) try(email, address string) (*attempt, error, *fasthttp
 func (f *throttleFixture) fail(n int, email, address string) {
 	f.t.Helper()
 	for i := range n {
-		if _, err, _ := f.try(email, address); err != nil {
+		if _, _, err := f.try(email, address); err != nil {
 			f.t.Fatalf("login %d of %s from %s: %v, want its password checked", i+1, email, address, err)
 		}
 	}
@@ -62,7 +62,7 @@ func (f *throttleFixture) fail(n int, email, address string) {
 // 429 whose Retry-After is within [minWait, maxWait] seconds.
 func (f *throttleFixture) refused(email, address string, minWait, maxWait int) {
 	f.t.Helper()
-	a, err, h := f.try(email, address)
+	a, h, err := f.try(email, address)
 	if a != nil || !errors.Is(err, ErrTooManyRequests) {
 		f.t.Fatalf("login of %s from %s: attempt %v, error %v; want refused with %v", email, address, a, err, ErrTooManyRequests)
 	}
@@ -117,7 +117,7 @@ func TestLoginThrottleCountsPerAccountAndAddress(t *testing.T) {
 func TestLoginThrottleForgetsOnSuccess(t *testing.T) {
 	f := newThrottleFixture(t)
 	f.fail(loginFailuresMax-1, victim, attacker)
-	a, err, _ := f.try(victim, attacker)
+	a, _, err := f.try(victim, attacker)
 	if err != nil {
 		t.Fatalf("login %d: %v", loginFailuresMax, err)
 	}
@@ -134,7 +134,7 @@ func TestLoginThrottleForgetsOnSuccess(t *testing.T) {
 func TestLoginThrottleAbandonUncounts(t *testing.T) {
 	f := newThrottleFixture(t)
 	for range 2 * loginFailuresMax {
-		a, err, _ := f.try(victim, attacker)
+		a, _, err := f.try(victim, attacker)
 		if err != nil {
 			t.Fatalf("an abandoned attempt was counted: %v", err)
 		}
@@ -177,4 +177,23 @@ func TestLoginThrottleWindow(t *testing.T) {
 			f.refused(victim, attacker, tt.minWait, tt.maxWait)
 		})
 	}
+}
+
+func TestLoginThrottlePruneForgetsWhatNoLongerCounts(t *testing.T) {
+	f := newThrottleFixture(t)
+	now := time.Now()
+	for _, ago := range []time.Duration{loginFailureWindow + time.Hour, loginFailureWindow + time.Second, loginFailureWindow - time.Minute, time.Second} {
+		if _, err := f.failures.Add(t.Context(), victim, attacker, now.Add(-ago)); err != nil {
+			t.Fatalf("add failure: %v", err)
+		}
+	}
+	if err := f.throttle.Prune(t.Context(), now); err != nil {
+		t.Fatalf("prune: %v", err)
+	}
+	if n := f.recorded(victim); n != 2 {
+		t.Errorf("%d failures left after pruning, want the 2 within the window", n)
+	}
+	// The two left still count: three more failures reach the limit.
+	f.fail(loginFailuresMax-2, victim, attacker)
+	f.refused(victim, attacker, 1, window)
 }

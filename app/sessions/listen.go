@@ -14,8 +14,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
-// pruneEvery is how often expired revocations, sessions and login
-// failures are deleted.
+// pruneEvery is how often expired revocations and sessions are deleted.
 const pruneEvery = 10 * time.Minute
 
 // Start loads the unexpired revocations and keeps them current until ctx
@@ -32,12 +31,16 @@ func (s *Service) Start(ctx context.Context) {
 	if database.DialectOfDB(s.db) == database.Postgres {
 		go s.listen(ctx)
 	}
-	go s.maintain(ctx)
+	go func() {
+		t := time.NewTicker(pruneEvery)
+		defer t.Stop()
+		s.maintain(ctx, t.C)
+	}()
 }
 
 // reload adds every unexpired revocation record to the set.
 func (s *Service) reload(ctx context.Context) error {
-	records, err := s.repo.Revocations(database.OnPrimary(ctx), time.Now())
+	records, err := s.repo.Revocations(database.OnPrimary(ctx), s.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -90,28 +93,37 @@ func (s *Service) listenOnce(ctx context.Context) error {
 				// The connection is in an unknown state: not back to the pool.
 				return errors.Join(fmt.Errorf("revocation listener: wait: %w", err), driver.ErrBadConn)
 			}
-			s.revoked.add(n.Payload, time.Now().Add(s.revocationTTL()))
+			s.revoked.add(n.Payload, s.cfg.Now().Add(s.revocationTTL()))
 		}
 	})
 }
 
-// maintain prunes expired revocations, sessions and login failures.
-func (s *Service) maintain(ctx context.Context) {
-	t := time.NewTicker(pruneEvery)
-	defer t.Stop()
+// maintain prunes on every tick until ctx is done, tick is closed or the
+// database is closed; Start ticks it every pruneEvery.
+func (s *Service) maintain(ctx context.Context, tick <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case _, ok := <-tick:
+			if !ok {
+				return
+			}
 		}
-		now := time.Now()
-		s.revoked.prune(now)
-		if err := s.repo.Prune(ctx, now, s.revocationTTL()); err != nil {
+		if err := s.prune(ctx); err != nil {
 			if database.Closed(err) {
 				return
 			}
 			s.cfg.Logger.Warn("prune sessions", slog.Any("error", err))
 		}
 	}
+}
+
+// prune forgets the revocations expired by now, in memory and in the
+// database, and deletes the sessions that ended before the longest access
+// token lifetime ago.
+func (s *Service) prune(ctx context.Context) error {
+	now := s.cfg.Now()
+	s.revoked.prune(now)
+	return s.repo.Prune(ctx, now, s.revocationTTL())
 }

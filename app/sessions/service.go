@@ -35,6 +35,11 @@ type Config struct {
 	RefreshTTL time.Duration
 	// Logger receives the listener's and the pruning's failures.
 	Logger *slog.Logger
+	// Now is the clock of the sessions: when they begin and expire, when
+	// their revocations expire, and when those are pruned.
+	//
+	// Optional. Default: time.Now
+	Now func() time.Time
 }
 
 // Errors a caller of Refresh branches on.
@@ -72,6 +77,9 @@ func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Service{
 		cfg:      cfg,
 		db:       db,
@@ -97,7 +105,7 @@ func (s *Service) Begin(ctx context.Context, u *models.User) (Token, error) {
 	if err != nil {
 		return Token{}, err
 	}
-	now := time.Now()
+	now := s.cfg.Now()
 	if err := s.repo.Create(ctx, &models.Session{ID: id, UserID: u.ID, ExpiresAt: now.Add(s.cfg.RefreshTTL)}, hash); err != nil {
 		return Token{}, fmt.Errorf("begin session: %w", err)
 	}
@@ -117,7 +125,7 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (Token, error) {
 	if err != nil {
 		return Token{}, err
 	}
-	now := time.Now()
+	now := s.cfg.Now()
 	sess, err := s.repo.Rotate(ctx, hashToken(refresh), hash, now, s.revocationTTL())
 	switch {
 	case errors.Is(err, repositories.ErrReused):
@@ -167,7 +175,7 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 // EndUser ends every session of the user: after a delete, a deactivation,
 // a role change or a password change, its access tokens stop working.
 func (s *Service) EndUser(ctx context.Context, userID int64) error {
-	now := time.Now()
+	now := s.cfg.Now()
 	ids, err := s.repo.RevokeUser(database.OnPrimary(ctx), userID, now, s.revocationTTL())
 	if err != nil {
 		return fmt.Errorf("end sessions of user %d: %w", userID, err)
@@ -179,7 +187,7 @@ func (s *Service) EndUser(ctx context.Context, userID int64) error {
 }
 
 func (s *Service) revoke(ctx context.Context, ids []string) error {
-	now := time.Now()
+	now := s.cfg.Now()
 	if err := s.repo.Revoke(ctx, ids, now, s.revocationTTL()); err != nil {
 		return fmt.Errorf("end sessions: %w", err)
 	}

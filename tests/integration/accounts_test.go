@@ -11,6 +11,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -37,6 +39,20 @@ func (a *userAPI) memberToken(t *testing.T, email string) (int64, string) {
 	const password = "member-pass-1234"
 	u := a.signUp(t, map[string]any{"email": email, "name": "Member", "password": password})
 	return u.ID, a.login(t, email, password)
+}
+
+// sessionIDOf returns the session of an access token, its sid claim, read
+// without verifying the token.
+func sessionIDOf(t *testing.T, access string) string {
+	t.Helper()
+	var c router.Claims
+	if _, _, err := jwt.NewParser().ParseUnverified(access, &c); err != nil {
+		t.Fatalf("read access token %q: %v", access, err)
+	}
+	if c.SessionID == "" {
+		t.Fatalf("access token %q has no sid", access)
+	}
+	return c.SessionID
 }
 
 func TestSignUpCannotEscalate(t *testing.T) {
@@ -110,6 +126,11 @@ func TestOwnershipAndRoles(t *testing.T) {
 			a.send(t, req{method: http.MethodPut, path: own, token: member,
 				body: map[string]any{"email": "owner@example.com", "name": "Renamed", "role": "admin", "active": true}}).wantProblem(t, http.StatusForbidden)
 			a.send(t, req{method: http.MethodPut, path: own, token: member,
+				body: map[string]any{"email": "owner@example.com", "name": "Renamed", "role": "member", "active": false}}).wantProblem(t, http.StatusForbidden)
+			if u := a.send(t, req{method: http.MethodGet, path: own, token: member}).wantUser(t, http.StatusOK); !u.Active || u.Role != "member" {
+				t.Errorf("after the refused updates the member is %+v, want an active member", u)
+			}
+			a.send(t, req{method: http.MethodPut, path: own, token: member,
 				body: []byte(`{"email":"owner@example.com","name":"R","role":"member","active":true,"ROLE":"admin"}`), contentType: "application/json"}).wantProblem(t, http.StatusBadRequest)
 		})
 		t.Run("the last active admin cannot be demoted, deactivated or deleted", func(t *testing.T) {
@@ -135,6 +156,20 @@ func TestOwnershipAndRoles(t *testing.T) {
 			a.send(t, req{method: http.MethodPut, path: own, token: admin,
 				body: map[string]any{"email": "owner@example.com", "name": "R", "role": "guest", "active": true}}).wantUser(t, http.StatusOK)
 			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantProblem(t, http.StatusUnauthorized)
+		})
+		t.Run("an admin deactivates a member, which ends its sessions and logins, and reactivates it", func(t *testing.T) {
+			token := a.login(t, "owner@example.com", "new-pass-5678")
+			u := a.send(t, req{method: http.MethodPut, path: own, token: admin,
+				body: map[string]any{"email": "owner@example.com", "name": "R", "role": "guest", "active": false}}).wantUser(t, http.StatusOK)
+			if u.Active {
+				t.Errorf("after the deactivation the member is %+v", u)
+			}
+			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantProblem(t, http.StatusUnauthorized)
+			a.send(t, req{method: http.MethodPost, path: "/api/auth/login",
+				body: map[string]string{"username": "owner@example.com", "password": "new-pass-5678"}}).wantProblem(t, http.StatusUnauthorized)
+			a.send(t, req{method: http.MethodPut, path: own, token: admin,
+				body: map[string]any{"email": "owner@example.com", "name": "R", "role": "guest", "active": true}}).wantUser(t, http.StatusOK)
+			a.login(t, "owner@example.com", "new-pass-5678")
 		})
 	})
 }
@@ -171,6 +206,14 @@ func TestSessions(t *testing.T) {
 			refresh(first.RefreshToken).wantProblem(t, http.StatusUnauthorized)
 			refresh(second.RefreshToken).wantProblem(t, http.StatusUnauthorized)
 			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: second.AccessToken}).wantProblem(t, http.StatusUnauthorized)
+		})
+		t.Run("a refresh token of an expired session is a 401", func(t *testing.T) {
+			p := a.loginPair(t, "s@example.com", "member-pass-1234")
+			if _, err := a.db.NewUpdate().Model((*models.Session)(nil)).Set("expires_at = ?", time.Now().Add(-time.Minute)).
+				Where("id = ?", sessionIDOf(t, p.AccessToken)).Exec(t.Context()); err != nil {
+				t.Fatalf("expire the session: %v", err)
+			}
+			refresh(p.RefreshToken).wantProblem(t, http.StatusUnauthorized)
 		})
 		t.Run("a logout is a 204 and ends the session's tokens", func(t *testing.T) {
 			p := a.loginPair(t, "s@example.com", "member-pass-1234")

@@ -142,6 +142,13 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 			Audience: jwt.ClaimStrings{app.DefaultAudience}, IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)),
 			ExpiresAt: jwt.NewNumericDate(exp)}, Role: "admin", SessionID: "minted"}
 	}
+	// minted signs with the service's secret a token as the service's own,
+	// valid for an hour, but for what edit changes.
+	minted := func(edit func(c *router.Claims)) string {
+		c := claims(now.Add(time.Hour))
+		edit(c)
+		return mintToken(t, userTestSecret, c)
+	}
 	unsigned, err := jwt.NewWithClaims(jwt.SigningMethodNone, claims(now.Add(time.Hour))).SignedString(jwt.UnsafeAllowNoneSignatureType)
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +162,11 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 		{"an expired token", map[string]string{"Authorization": "Bearer " + mintToken(t, userTestSecret, claims(now.Add(-time.Minute)))}},
 		{"a token signed with another secret", map[string]string{"Authorization": "Bearer " + mintToken(t, []byte("some-other-secret-0123456789"), claims(now.Add(time.Hour)))}},
 		{"a token without exp", map[string]string{"Authorization": "Bearer " + mintToken(t, userTestSecret, &jwt.RegisteredClaims{Subject: "1"})}},
+		{"a token of another issuer", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Issuer = "another-service" })}},
+		{"a token without an issuer", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Issuer = "" })}},
+		{"a token for another audience", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Audience = jwt.ClaimStrings{"another-api"} })}},
+		{"a token without an audience", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Audience = nil })}},
+		{"a token without a session id, which no logout could end", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.SessionID = "" })}},
 		{"an unsigned token", map[string]string{"Authorization": "Bearer " + unsigned}},
 		{"a valid token under the Basic scheme", map[string]string{"Authorization": "Basic " + valid}},
 		{"the bearer scheme without a token", map[string]string{"Authorization": "Bearer "}},
@@ -181,7 +193,7 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 	}
 
 	t.Run("a token the test signs with the service's secret is accepted", func(t *testing.T) {
-		a.send(t, req{method: http.MethodGet, path: "/api/users", token: mintToken(t, userTestSecret, claims(now.Add(time.Hour)))}).
+		a.send(t, req{method: http.MethodGet, path: "/api/users", token: minted(func(*router.Claims) {})}).
 			wantStatus(t, http.StatusOK)
 	})
 	t.Run("the bearer scheme is matched regardless of case", func(t *testing.T) {
