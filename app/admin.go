@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -68,8 +69,9 @@ func createUser(ctx context.Context, users *repositories.Users, passwords *contr
 }
 
 // ensureAdmin creates the bootstrap admin unless a user with its email
-// exists; an existing user is left as it is.
-func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser) error {
+// exists; an existing user is left as it is. Creating it is logged at info
+// level with the email, never the password.
+func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser, logger *slog.Logger) error {
 	nu.Role = models.RoleAdmin
 	email, err := controllers.NormalizeEmail(nu.Email)
 	if err != nil {
@@ -82,8 +84,14 @@ func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *cont
 	case !errors.Is(err, repositories.ErrNotFound):
 		return err
 	}
-	if _, err := createUser(ctx, users, passwords, nu); err != nil && !errors.Is(err, ErrUserExists) {
+	u, err := createUser(ctx, users, passwords, nu)
+	switch {
+	case errors.Is(err, ErrUserExists):
+		// Another instance starting at once created it first.
+		return nil
+	case err != nil:
 		return err
 	}
+	logger.InfoContext(ctx, "created the bootstrap admin", slog.String("email", u.Email), slog.Int64("id", u.ID))
 	return nil
 }

@@ -162,8 +162,12 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	if opts.Admin != nil {
-		if err := ensureAdmin(opts.Context, users, passwords, *opts.Admin); err != nil {
+		if err := ensureAdmin(opts.Context, users, passwords, *opts.Admin, logger); err != nil {
 			return nil, fmt.Errorf("app: bootstrap admin: %w", err)
 		}
 	}
@@ -180,10 +184,6 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	// The auth rate limit is middleware of the public auth routes
 	// themselves, not of path strings: any spelling that reaches them is
 	// counted.
-	logger := cfg.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
 	var authLimit []fiber.Handler
 	if opts.AuthRateLimit > 0 {
 		store := opts.RateLimitStore

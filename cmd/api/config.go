@@ -272,3 +272,58 @@ func loadAccounts(cfg *config, lookupEnv func(string) (string, bool)) error {
 	}
 	return nil
 }
+
+// setting documents one environment variable of the configuration; api
+// --help lists them.
+type setting struct {
+	// Name is the variable.
+	Name string
+	// Default is the value the variable has when it is unset or empty,
+	// spelt as it would be set; empty when the absence itself means
+	// something, which Meaning then says.
+	Default string
+	// Meaning says what the variable sets.
+	Meaning string
+	// ProcessOnly marks a variable a library reads from the process
+	// environment itself: loadConfig never sees it and .env does not set
+	// it.
+	ProcessOnly bool
+}
+
+// settings are the variables of the service, in the order of the README's
+// configuration table. loadConfig reads every one of them but the
+// ProcessOnly ones (a test holds the two together).
+func settings() []setting {
+	return []setting{
+		{Name: "HOST", Default: "0.0.0.0", Meaning: "listen address"},
+		{Name: "PORT", Default: "8080", Meaning: "listen port"},
+		{Name: "BASE_PATH", Default: "/api", Meaning: "prefix of the controller and docs routes; set empty to mount them at /"},
+		{Name: "DATABASE_URL", Meaning: "postgres://… for PostgreSQL, sqlite:path or file:path for SQLite; empty is SQLite in ./data/app.db"},
+		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens, at least %d bytes; required with APP_ENV=production (development makes one into %s)", minJWTSecret, devSecretFile)},
+		{Name: "ACCESS_TOKEN_TTL", Default: "15m", Meaning: "lifetime of an access token"},
+		{Name: "REFRESH_TOKEN_TTL", Default: "720h", Meaning: "lifetime of a session, and so of its refresh tokens"},
+		{Name: "AUTH_RATE_LIMIT", Default: "30", Meaning: "requests per minute per client address to sign-up, login and refresh; 0 turns it off"},
+		{Name: "TRUSTED_PROXIES", Meaning: "comma-separated proxy addresses or CIDR ranges whose X-Forwarded-For names the client; empty trusts none"},
+		{Name: "ADMIN_EMAIL", Meaning: "with ADMIN_PASSWORD: start-up creates this active admin unless a user with the email exists"},
+		{Name: "ADMIN_PASSWORD", Meaning: "password of the bootstrap admin of ADMIN_EMAIL"},
+		{Name: "DOCS_AUTH", Default: "false", Meaning: "put the docs UI, spec.json and the developer tools behind HTTP Basic auth"},
+		{Name: "DOCS_USERS", Meaning: "Basic-auth accounts of the docs, user:pass,user2:pass2; required when DOCS_AUTH=true"},
+		{Name: "APP_ENV", Default: "development", Meaning: "development (text logs) or production: JSON logs, and {base}/sync is off"},
+		{Name: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error"},
+		{Name: "MIGRATE_ON_START", Default: "true", Meaning: "apply the pending migrations before serving"},
+		{Name: "LOG_REQUESTS", Default: "true", Meaning: "one log line per request: method, path, status, duration, request id"},
+		{Name: "OTEL_TRACES_EXPORTER", Default: "none", Meaning: "otlp or console turns tracing on, with the other standard OTEL_* variables; process environment only, not .env", ProcessOnly: true},
+		{Name: "REQUEST_TIMEOUT", Default: "10s", Meaning: "deadline of every request's context; past it the request answers 503"},
+		{Name: "DB_MAX_OPEN_CONNS", Default: "25", Meaning: "PostgreSQL pool: open connections at most"},
+		{Name: "DB_MAX_IDLE_CONNS", Meaning: "PostgreSQL pool: idle connections kept; empty is DB_MAX_OPEN_CONNS"},
+		{Name: "DB_STATEMENT_TIMEOUT", Default: "10s", Meaning: "PostgreSQL statement_timeout of every serving connection; one in DATABASE_URL wins"},
+		{Name: "DB_CONNECT_TIMEOUT", Default: "5s", Meaning: "bound on opening a PostgreSQL connection; connect_timeout in DATABASE_URL wins"},
+		{Name: "METRICS", Default: "true", Meaning: "serve Prometheus metrics at GET /metrics"},
+		{Name: "SHUTDOWN_DELAY", Default: "0s", Meaning: "on SIGTERM, how long /readyz answers 503 while requests are still served"},
+		{Name: "SHUTDOWN_TIMEOUT", Default: "15s", Meaning: "after the listener closes, how long requests in flight may take"},
+		{Name: "DATABASE_REPLICA_URLS", Meaning: "comma-separated postgres:// DSNs of read replicas of DATABASE_URL"},
+		{Name: "MIGRATE_LOCK_TIMEOUT", Default: "60s", Meaning: "how long a start or migrate waits while another instance migrates"},
+		{Name: "PAGING_COUNT_BUDGET", Default: "25ms", Meaning: "how long a list may count its rows exactly before it answers an estimate; 0 never counts exactly"},
+		{Name: "PAGING_CURSOR_SECRET", Meaning: "signs the list cursors; empty derives their key from JWT_SECRET"},
+	}
+}

@@ -1,11 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"go/format"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"text/tabwriter"
+	"text/template"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -15,7 +24,7 @@ import (
 )
 
 // migrateUsage lists the migrate subcommands.
-const migrateUsage = "want migrate up, down, status or unlock"
+const migrateUsage = "want migrate up, down, status, unlock or new NAME"
 
 // migrateOptions are the options of every migration run: the lock
 // timeout, and the logger that reports waiting for another instance.
@@ -121,4 +130,141 @@ func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string
 		fmt.Fprintf(out, "warning: cleared %d stale migration lock row(s) left by a crashed migration\n", n)
 	}
 	return nil
+}
+
+// migrationsDir is where migrate new writes, relative to the working
+// directory: the repository root, where go run ./cmd/api runs.
+const migrationsDir = "migrations"
+
+// migrationVersionLayout is the layout of a migration's version: its UTC
+// time to the second, which orders the migrations.
+const migrationVersionLayout = "20060102150405"
+
+var (
+	// migrationName is the NAME of migrate new: snake_case, which Bun
+	// accepts in a migration's file name.
+	migrationName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
+	// migrationFile matches the file of a migration, capturing its
+	// version.
+	migrationFile = regexp.MustCompile(`^([0-9]{14})_[0-9a-z_-]+\.go$`)
+)
+
+// migrationSkeleton is the file migrate new writes: a migration in the
+// shape of the others of the package, whose functions fail until they are
+// written. A skeleton that did nothing would be applied and marked as
+// applied at the next start, and its body, written later, would never run.
+var migrationSkeleton = template.Must(template.New("migration").Parse(`package migrations
+
+import (
+	"context"
+	"errors"
+
+	"github.com/uptrace/bun"
+)
+
+// Say here what {{.Name}} changes, and why. Write it for PostgreSQL and
+// SQLite alike, as the other files of this package do; a table it creates
+// is a copy of the model as it is today (such as usersV1), so that later
+// changes to the model cannot rewrite history.
+func init() {
+	Migrations.MustRegister(func(ctx context.Context, db *bun.DB) error {
+		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			// The change, with tx.NewCreateTable, tx.NewCreateIndex or
+			// tx.ExecContext, each error wrapped with what failed:
+			//
+			//	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS ..."); err != nil {
+			//		return fmt.Errorf("create index ...: %w", err)
+			//	}
+			return errors.New("migration {{.Version}}_{{.Name}} is not written yet: write its up function in {{.File}}")
+		})
+	}, func(ctx context.Context, db *bun.DB) error {
+		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			// Undo what the up function does.
+			return errors.New("migration {{.Version}}_{{.Name}} is not written yet: write its down function in {{.File}}")
+		})
+	})
+}
+`))
+
+// migrateNew runs "migrate new NAME": it writes the skeleton of a new
+// migration into dir, versioned by now, and names the file on out.
+func migrateNew(args []string, dir string, now time.Time, out io.Writer) error {
+	if len(args) != 1 {
+		return fmt.Errorf("migrate new: want one NAME, such as add_orders_index, got %q", args)
+	}
+	name := args[0]
+	if !migrationName.MatchString(name) {
+		return fmt.Errorf("migrate new: NAME must be snake_case: lower-case letters and digits, words joined by single underscores, starting with a letter (such as add_orders_index), got %q", name)
+	}
+	path, err := writeMigration(dir, name, now)
+	if err != nil {
+		return fmt.Errorf("migrate new: %w", err)
+	}
+	_, err = fmt.Fprintf(out, "wrote %s: write its up and down functions; until then applying it fails\n", filepath.ToSlash(path))
+	return err
+}
+
+// writeMigration writes the skeleton of migration name into dir and
+// returns its path. It never overwrites a file.
+func writeMigration(dir, name string, now time.Time) (string, error) {
+	version, err := nextMigrationVersion(dir, now)
+	if err != nil {
+		return "", err
+	}
+	file := version + "_" + name + ".go"
+	var src bytes.Buffer
+	if err := migrationSkeleton.Execute(&src, struct{ Version, Name, File string }{version, name, file}); err != nil {
+		return "", fmt.Errorf("render %s: %w", file, err)
+	}
+	formatted, err := format.Source(src.Bytes())
+	if err != nil {
+		return "", fmt.Errorf("format %s: %w", file, err)
+	}
+	path := filepath.Join(dir, file)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return "", fmt.Errorf("%s exists: not overwriting it", filepath.ToSlash(path))
+	}
+	if err != nil {
+		return "", fmt.Errorf("create %s: %w", file, err)
+	}
+	if _, err := f.Write(formatted); err != nil {
+		_ = f.Close()
+		_ = os.Remove(path)
+		return "", fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(path)
+		return "", fmt.Errorf("write %s: %w", file, err)
+	}
+	return path, nil
+}
+
+// nextMigrationVersion returns the version of a new migration in dir: now,
+// to the second, or one second after the newest migration there when that
+// is not earlier, so that two made within a second, or after one dated
+// ahead, still come in the order they were made.
+func nextMigrationVersion(dir string, now time.Time) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("no %s directory here: run it from the repository root", filepath.ToSlash(dir))
+	}
+	if err != nil {
+		return "", fmt.Errorf("list migrations: %w", err)
+	}
+	next := now.UTC().Truncate(time.Second)
+	for _, e := range entries {
+		m := migrationFile.FindStringSubmatch(e.Name())
+		if m == nil || e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		v, err := time.Parse(migrationVersionLayout, m[1])
+		if err != nil {
+			return "", fmt.Errorf("migration %s: its version is no time of the layout %s: %w", e.Name(), migrationVersionLayout, err)
+		}
+		if !v.Before(next) {
+			next = v.Add(time.Second)
+		}
+	}
+	return next.Format(migrationVersionLayout), nil
 }

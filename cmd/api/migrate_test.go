@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"go/format"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
@@ -173,4 +178,199 @@ func TestMigrateLockTimeoutSetting(t *testing.T) {
 			}
 		})
 	}
+}
+
+// migrationsWith returns a new directory holding empty files of the names.
+func migrationsWith(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// copyOfMigrations returns a copy of the Go files of the repository's
+// migrations package, tests left out, in a directory named migrations.
+func copyOfMigrations(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(testkit.RepoRoot(t), migrationsDir)
+	dst := filepath.Join(t.TempDir(), migrationsDir)
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(src, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// newMigration runs migrate new name in dir at now and returns the file
+// it wrote.
+func newMigration(t *testing.T, dir, name string, now time.Time) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := migrateNew([]string{name}, dir, now, &out); err != nil {
+		t.Fatalf("migrate new %s: %v", name, err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*_"+name+".go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(out.String(), filepath.Base(f)) {
+			return f
+		}
+	}
+	t.Fatalf("migrate new %s wrote %q, naming none of %v", name, out.String(), files)
+	return ""
+}
+
+func TestMigrateNewVersions(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 4, 5, 6, 7, 800_000_000, time.FixedZone("CET", 3600))
+	tests := []struct {
+		name     string
+		existing []string
+		runs     int
+		want     []string
+	}{
+		{"the first is now in UTC, to the second", nil, 1, []string{"20260304040607_add_orders_index.go"}},
+		{"older migrations leave it at now", []string{"20250601000000_create_users.go"}, 1, []string{"20260304040607_add_orders_index.go"}},
+		{"two within a second get one second apart", nil, 2, []string{"20260304040607_add_orders_index.go", "20260304040608_add_orders_index.go"}},
+		{"one dated ahead is followed, not preceded", []string{"20270101000000_ahead.go"}, 1, []string{"20270101000001_add_orders_index.go"}},
+		{"one dated this second is followed", []string{"20260304040607_same_second.go"}, 1, []string{"20260304040608_add_orders_index.go"}},
+		{"files that are no migrations do not count", []string{"20990101000000_x_test.go", "99999999999999.go", "doc.go"}, 1, []string{"20260304040607_add_orders_index.go"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := migrationsWith(t, tt.existing...)
+			var got []string
+			for range tt.runs {
+				got = append(got, filepath.Base(newMigration(t, dir, "add_orders_index", now)))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("wrote %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMigrateNewRefuses(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	tests := []struct {
+		name    string
+		args    []string
+		dir     func(t *testing.T) string
+		wantErr string
+	}{
+		{"no NAME", nil, func(t *testing.T) string { return migrationsWith(t) }, "want one NAME"},
+		{"two NAMEs", []string{"a", "b"}, func(t *testing.T) string { return migrationsWith(t) }, "want one NAME"},
+		{"upper case", []string{"AddOrders"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"a dash", []string{"add-orders"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"a leading digit", []string{"1_add"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"a double underscore", []string{"add__orders"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"a trailing underscore", []string{"add_"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"a path", []string{"../add"}, func(t *testing.T) string { return migrationsWith(t) }, "snake_case"},
+		{"no migrations directory", []string{"add"}, func(t *testing.T) string { return filepath.Join(t.TempDir(), "none") }, "repository root"},
+		{"a version that is no time", []string{"add"}, func(t *testing.T) string { return migrationsWith(t, "20261399000000_bad.go") }, "20261399000000_bad.go"},
+		{"a file in the way", []string{"add"}, func(t *testing.T) string {
+			// A directory is passed over when versions are counted, so
+			// only the refusal to overwrite stands between it and the
+			// new file.
+			dir := migrationsWith(t)
+			if err := os.Mkdir(filepath.Join(dir, "20260304050607_add.go"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}, "not overwriting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := tt.dir(t)
+			before, _ := os.ReadDir(dir)
+			err := migrateNew(tt.args, dir, now, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+			}
+			if after, _ := os.ReadDir(dir); len(after) != len(before) {
+				t.Errorf("the directory had %d entries and has %d: a refused migrate new wrote", len(before), len(after))
+			}
+		})
+	}
+}
+
+func TestMigrateNewCompiles(t *testing.T) {
+	t.Parallel()
+	dir := copyOfMigrations(t)
+	now := time.Now()
+	// Two in one second, after every migration the repository has.
+	written := []string{newMigration(t, dir, "add_orders_index", now), newMigration(t, dir, "add_orders_index", now)}
+	if written[0] == written[1] {
+		t.Fatalf("both runs wrote %s", written[0])
+	}
+	newest := ""
+	for _, f := range listNames(t, filepath.Join(testkit.RepoRoot(t), migrationsDir)) {
+		if migrationFile.MatchString(f) {
+			newest = max(newest, f)
+		}
+	}
+	if filepath.Base(written[0]) <= newest {
+		t.Errorf("%s does not sort after the newest migration %s", filepath.Base(written[0]), newest)
+	}
+
+	// The files are vetted as part of the package, through an overlay, so
+	// that the repository's migrations directory is never written.
+	replace := map[string]string{}
+	for _, f := range written {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if formatted, err := format.Source(src); err != nil || !bytes.Equal(formatted, src) {
+			t.Errorf("%s is not gofmt-formatted (%v)", filepath.Base(f), err)
+		}
+		replace[filepath.Join(testkit.RepoRoot(t), migrationsDir, filepath.Base(f))] = f
+	}
+	overlay, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlayFile := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Go(t, testkit.RepoRoot(t), nil, "vet", "-overlay="+overlayFile, "./"+migrationsDir)
+}
+
+// listNames returns the names of the entries of dir.
+func listNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
 }

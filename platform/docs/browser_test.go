@@ -3,6 +3,7 @@ package docs_test
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +19,7 @@ import (
 )
 
 // petsSpec is a small OpenAPI 3.0.0 document with two operations and the
-// password flow the service declares.
+// password flow the service declares, with a role as its scope.
 const petsSpec = `{
   "openapi": "3.0.0",
   "info": {"title": "Pets", "version": "1.0.0"},
@@ -30,7 +31,7 @@ const petsSpec = `{
   },
   "components": {
     "securitySchemes": {
-      "OAuthLogin": {"type": "oauth2", "flows": {"password": {"tokenUrl": "/api/auth/login", "scopes": {}}}}
+      "OAuthLogin": {"type": "oauth2", "flows": {"password": {"tokenUrl": "/api/auth/login", "scopes": {"admin": "Callers with the role admin"}}}}
     }
   },
   "security": [{"OAuthLogin": []}]
@@ -75,6 +76,15 @@ func wantOnlyRequestsTo(t *testing.T, base string, requests []string) {
 		t.Error("no request was recorded")
 	}
 }
+
+// dialogFields is a script that lists, sorted, the ids of the inputs and
+// selects of the open Authorize dialog, and "scopes" when it offers scopes.
+const dialogFields = `(() => {
+	const dialog = document.querySelector(".modal-ux");
+	const ids = Array.from(dialog.querySelectorAll("input, select, textarea"), e => e.id || e.name || e.type);
+	if (dialog.querySelector(".scopes")) ids.push("scopes");
+	return ids.sort();
+})()`
 
 func TestBrowserShowsTheDocsUI(t *testing.T) {
 	browser := docstest.Browser(t)
@@ -144,7 +154,10 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 
 		ctx, cancelSteps := context.WithTimeout(tab, docstest.WaitTimeout)
 		defer cancelSteps()
-		var stored string
+		var (
+			stored string
+			asked  []string
+		)
 		steps := []struct {
 			name   string
 			action chromedp.Action
@@ -152,6 +165,7 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			{"open the Authorize dialog", chromedp.Click(".auth-wrapper .btn.authorize", chromedp.ByQuery)},
 			{"type the user name", chromedp.SendKeys("#oauth_username", "dev", chromedp.ByQuery)},
 			{"type the password", chromedp.SendKeys("#oauth_password", "s3cret", chromedp.ByQuery)},
+			{"list what the dialog asks for", chromedp.Evaluate(dialogFields, &asked)},
 			{"authorize", chromedp.Click(".modal-ux .auth-btn-wrapper .btn.authorize", chromedp.ByQuery)},
 			{"wait for the token to be stored", chromedp.Poll(`(localStorage.getItem("authorized") || "").includes("token-from-login")`, nil, chromedp.WithPollingInterval(100*time.Millisecond))},
 			{"reload", chromedp.Reload()},
@@ -163,6 +177,11 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 				docstest.Screenshot(tab, t, "failed")
 				t.Fatalf("%s: %v", step.name, err)
 			}
+		}
+		// The login reads user name and password only: a box for a client
+		// id or secret, their location, or a scope would do nothing.
+		if want := []string{"oauth_password", "oauth_username"}; !slices.Equal(asked, want) {
+			t.Errorf("the Authorize dialog asks for %q, want only %q", asked, want)
 		}
 		docstest.Screenshot(tab, t, "authorized")
 		if !strings.Contains(stored, "token-from-login") {

@@ -26,6 +26,9 @@ func pageSettings() map[string]string {
 		// the token it gets across reloads instead of asking again. The
 		// password flow needs no redirect page, which is why none is served.
 		"persistAuthorization": "true",
+		// swgui's own plugin, and the Authorize dialog cut down to the
+		// user name and password the password flow's login reads.
+		"plugins": "[SwaggerUIBundle.plugins.DownloadUrl, " + passwordFlowOnly + "]",
 	}
 }
 

@@ -201,7 +201,7 @@ type Config struct {
 	// Optional. Default: nil (no spans)
 	TracerProvider trace.TracerProvider
 	// LogRequests logs one line per request at info level: method, path,
-	// status, duration and request id (and trace_id when the request is
+	// status, duration_ms and request id (and trace_id when the request is
 	// traced).
 	//
 	// Optional. Default: false

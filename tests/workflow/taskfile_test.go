@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,7 +57,7 @@ func loadTaskfile(t *testing.T) taskfile {
 
 var (
 	// goToolRun matches a pinned tool run: go tool -modfile=go.tool.mod NAME.
-	goToolRun = regexp.MustCompile(`go tool -modfile=go\.tool\.mod (?:-n )?([\w.-]+)`)
+	goToolRun = regexp.MustCompile(`go tool -modfile=go\.tool\.mod (?:-n )?([A-Za-z][\w.-]*)`)
 	// anyGoTool matches every go tool run, pinned or not.
 	anyGoTool = regexp.MustCompile(`go tool (\S+)`)
 	// localPath matches a ./path argument, such as ./... or ./cmd/api.
@@ -78,7 +79,7 @@ func TestTaskfile(t *testing.T) {
 	t.Run("it has the daily tasks", func(t *testing.T) {
 		for _, name := range []string{
 			"dev", "run", "test", "test:integration", "test:e2e", "bench", "lint", "fmt", "build",
-			"migrate:up", "migrate:down", "migrate:status", "spec",
+			"migrate:up", "migrate:down", "migrate:status", "migrate:new", "spec",
 			"docker:build", "compose:up", "compose:down",
 		} {
 			if _, ok := tf.Tasks[name]; !ok {
@@ -96,8 +97,12 @@ func TestTaskfile(t *testing.T) {
 	})
 
 	t.Run("task test is the README's test command", func(t *testing.T) {
-		if got := tf.Tasks["test"].commands(); !slices.Equal(got, []string{"go test ./..."}) {
-			t.Errorf("task test runs %q, want exactly go test ./...", got)
+		// go test ./..., run as it is or through the pinned gotestsum,
+		// which hands what follows -- to go test.
+		got := tf.Tasks["test"].commands()
+		viaGotestsum := len(got) == 1 && strings.HasPrefix(got[0], "go tool -modfile=go.tool.mod gotestsum ") && strings.HasSuffix(got[0], " -- ./...")
+		if !slices.Equal(got, []string{"go test ./..."}) && !viaGotestsum {
+			t.Errorf("task test runs %q, want exactly go test ./..., or gotestsum -- ./...", got)
 		}
 	})
 
@@ -172,17 +177,38 @@ func TestTaskfile(t *testing.T) {
 		})
 	})
 
-	t.Run("task tools builds every pinned tool", func(t *testing.T) {
-		built := map[string]bool{}
-		for _, cmd := range tf.Tasks["tools"].commands() {
-			if m := goToolRun.FindStringSubmatch(cmd); m != nil && strings.Contains(cmd, " -n ") {
-				built[m[1]] = true
+	t.Run("task tools installs every pinned tool and builds go tool's copies", func(t *testing.T) {
+		cmds := tf.Tasks["tools"].commands()
+		// The tool pattern is every tool go.tool.mod declares, installed
+		// into GOBIN, so that task itself is on PATH afterwards.
+		if !slices.Contains(cmds, "go install -modfile=go.tool.mod tool") {
+			t.Errorf("task tools runs %q, none of which is go install -modfile=go.tool.mod tool", cmds)
+		}
+		// The tasks run the tools through go tool, which keeps builds of
+		// its own: each tool the listing names is built with -n.
+		const listing = "$(go tool -modfile=go.tool.mod | grep /)"
+		prime := slices.IndexFunc(cmds, func(c string) bool {
+			return strings.Contains(c, listing) && strings.Contains(c, `go tool -modfile=go.tool.mod -n "$tool"`)
+		})
+		if prime < 0 {
+			t.Fatalf("task tools runs %q, none of which builds go tool's copy of each tool in %s", cmds, listing)
+		}
+		var listed []string
+		for line := range strings.Lines(testkit.Go(t, testkit.RepoRoot(t), nil, "tool", "-modfile=go.tool.mod")) {
+			if line = strings.TrimSpace(line); strings.Contains(line, "/") {
+				listed = append(listed, line)
 			}
 		}
-		for name := range declaredTools(t) {
-			if !built[name] {
-				t.Errorf("task tools does not build %s", name)
-			}
+		slices.Sort(listed)
+		pinned := slices.Sorted(maps.Values(declaredTools(t)))
+		if !slices.Equal(listed, pinned) {
+			t.Errorf("%s lists %v, go.tool.mod pins %v", listing, listed, pinned)
+		}
+	})
+
+	t.Run("task migrate:new passes its NAME to migrate new", func(t *testing.T) {
+		if got, want := tf.Tasks["migrate:new"].commands(), []string{"go run ./cmd/api migrate new {{.CLI_ARGS}}"}; !slices.Equal(got, want) {
+			t.Errorf("task migrate:new runs %q, want %q", got, want)
 		}
 	})
 
