@@ -76,9 +76,12 @@ func TestAuthRoutesVerifyHS256Tokens(t *testing.T) {
 					t.Fatalf("valid token: status %d body %s", resp.StatusCode, body)
 				}
 			}
-			resp, body := withToken(t, r, "bearer "+good)
-			if resp.StatusCode != http.StatusOK {
-				t.Fatalf("lower-case scheme: status %d body %s", resp.StatusCode, body)
+			// The scheme is case-insensitive (RFC 9110, 11.1).
+			for _, scheme := range []string{"bearer", "BEARER", "bEaReR"} {
+				resp, body := withToken(t, r, scheme+" "+good)
+				if resp.StatusCode != http.StatusOK {
+					t.Fatalf("scheme %q: status %d body %s", scheme, resp.StatusCode, body)
+				}
 			}
 
 			parts := strings.Split(good, ".")
