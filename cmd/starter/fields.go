@@ -135,19 +135,6 @@ func camel(s string) string {
 // initialisms are the words Go names spell in capitals.
 var initialisms = map[string]bool{"ID": true, "URL": true, "UUID": true, "API": true, "HTTP": true, "JSON": true, "SQL": true, "IP": true}
 
-// singular returns the singular of an English plural, by its ending.
-func singular(plural string) string {
-	switch {
-	case strings.HasSuffix(plural, "ies") && len(plural) > 3:
-		return strings.TrimSuffix(plural, "ies") + "y"
-	case strings.HasSuffix(plural, "sses"), strings.HasSuffix(plural, "xes"), strings.HasSuffix(plural, "ches"), strings.HasSuffix(plural, "shes"):
-		return strings.TrimSuffix(plural, "es")
-	case strings.HasSuffix(plural, "ss"):
-		return plural
-	}
-	return strings.TrimSuffix(plural, "s")
-}
-
 // GoName is the field's name in Go.
 func (f Field) GoName() string { return camel(f.Name) }
 

@@ -6,14 +6,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 const usage = `usage:
-  starter [-C dir] rename MODULE
-      rewrite the module path (e.g. github.com/acme/orders) everywhere it is named
-  starter [-C dir] resource NAME FIELD:TYPE...
-      generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' note:string?)
+  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD]
+      rewrite the module path (e.g. github.com/acme/orders) everywhere it is named, and name
+      the project after its last element: the docs title (default "Orders API"), the token
+      issuer (default orders) and audience (default orders-api), Compose and Kubernetes names
+  starter [-C dir] resource NAME [--singular SINGULAR] FIELD:TYPE...
+      generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' 'note:string?')
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
+      NAME is a plural; --singular names its singular when the English rules get it wrong or
+      it is the same word (news, series)
+  starter [-C dir] remove NAME
+      delete a generated resource's files and its registration in app/app.go, as long as
+      every file is as generated
 `
 
 // errUsage is a command line that names no known command or lacks its
@@ -32,8 +40,7 @@ func main() {
 
 // run dispatches one command line, printing what it did to out.
 func run(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("starter", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("starter")
 	dir := fs.String("C", ".", "the repository to work on")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
@@ -42,17 +49,82 @@ func run(args []string, out io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: no command", errUsage)
 	}
-	switch args[0] {
+	cmd, args := args[0], args[1:]
+	switch cmd {
 	case "rename":
-		if len(args) != 2 {
+		fs := newFlags("rename")
+		var opts renameOptions
+		fs.StringVar(&opts.Title, "title", "", "the docs title")
+		fs.StringVar(&opts.Issuer, "issuer", "", "the iss claim of the access tokens")
+		fs.StringVar(&opts.Audience, "audience", "", "the aud claim of the access tokens")
+		pos, err := parseInterleaved(fs, args)
+		if err != nil {
+			return fmt.Errorf("%w: rename: %w", errUsage, err)
+		}
+		if len(pos) != 1 {
 			return fmt.Errorf("%w: rename takes one module path", errUsage)
 		}
-		return rename(*dir, args[1], out)
+		return rename(*dir, pos[0], opts, out)
 	case "resource":
-		if len(args) < 3 {
+		fs := newFlags("resource")
+		var opts resourceOptions
+		fs.StringVar(&opts.Singular, "singular", "", "the singular of NAME")
+		pos, err := parseInterleaved(fs, args)
+		if err != nil {
+			return fmt.Errorf("%w: resource: %w", errUsage, err)
+		}
+		if len(pos) < 2 {
 			return fmt.Errorf("%w: resource takes a name and at least one FIELD:TYPE", errUsage)
 		}
-		return resource(*dir, args[1], args[2:], out)
+		return resource(*dir, pos[0], pos[1:], opts, out)
+	case "remove":
+		pos, err := parseInterleaved(newFlags("remove"), args)
+		if err != nil {
+			return fmt.Errorf("%w: remove: %w", errUsage, err)
+		}
+		if len(pos) != 1 {
+			return fmt.Errorf("%w: remove takes one resource name", errUsage)
+		}
+		return remove(*dir, pos[0], out)
 	}
-	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+// newFlags returns a flag set that reports its errors to its caller only.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseInterleaved parses args with fs, flags before, between or after
+// the positional arguments (flag.Parse alone stops at the first of
+// those), and returns the positional ones in order. A lone "-" is
+// positional; after "--" every argument is.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		if strings.HasPrefix(args[0], "-") && args[0] != "-" {
+			// Parse consumes "--" too: split there first, so that it still
+			// ends the flags.
+			end := len(args)
+			for i, a := range args {
+				if a == "--" {
+					end = i
+					break
+				}
+			}
+			if err := fs.Parse(args[:end]); err != nil {
+				return nil, err
+			}
+			args = append(fs.Args(), args[end:]...)
+			continue
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	return pos, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -149,4 +150,101 @@ func appendTo(fset *token.FileSet, lit *ast.CompositeLit, expr string) insertion
 		return insertion{fset.Position(last.End()).Offset, ", " + expr}
 	}
 	return insertion{at, strings.TrimLeft(expr, " ") + ",\n"}
+}
+
+// unregister returns app/app.go without the model singular in the list
+// Models returns and without the controller plural (any call of
+// controllers.New<plural>, whatever its arguments) in NewWithOptions, and
+// says what it took out.
+func unregister(root, plural, singular string) (file, []string, error) {
+	name := filepath.Join(root, filepath.FromSlash(appFile))
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return file{}, nil, err
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return file{}, nil, err
+	}
+	model := fmt.Sprintf("(*models.%s)(nil)", singular)
+	var reps []replacement
+	var removed []string
+	take := func(lit *ast.CompositeLit, match func(ast.Expr) bool, what string) {
+		if lit == nil {
+			return
+		}
+		for i, e := range lit.Elts {
+			if match(e) {
+				reps = append(reps, elementRange(fset, src, lit, i))
+				removed = append(removed, what)
+				return
+			}
+		}
+	}
+	take(findList(f, "Models", func(t ast.Expr) bool { id, ok := t.(*ast.Ident); return ok && id.Name == "any" }),
+		func(e ast.Expr) bool {
+			text := src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset]
+			return strings.Join(strings.Fields(string(text)), "") == model
+		}, model+" in Models")
+	take(findList(f, "NewWithOptions", func(t ast.Expr) bool {
+		sel, ok := t.(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Controller"
+	}), func(e ast.Expr) bool {
+		call, ok := e.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && pkg.Name == "controllers" && sel.Sel.Name == "New"+plural
+	}, "controllers.New"+plural+" in NewWithOptions")
+	if len(reps) == 0 {
+		return file{appFile, src}, nil, nil
+	}
+	slices.SortFunc(reps, func(a, b replacement) int { return b.start - a.start })
+	out := slices.Clone(src)
+	for _, r := range reps {
+		out = slices.Concat(out[:r.start], out[r.end:])
+	}
+	data, err := format.Source(out)
+	if err != nil {
+		return file{}, nil, fmt.Errorf("%s after removing the registration: %w", appFile, err)
+	}
+	return file{appFile, data}, removed, nil
+}
+
+// elementRange is the text that removing element i of lit takes out: its
+// lines when it has lines of its own, else the element with the comma
+// that joins it to its neighbour.
+func elementRange(fset *token.FileSet, src []byte, lit *ast.CompositeLit, i int) replacement {
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	offset := func(p token.Pos) int { return fset.Position(p).Offset }
+	elts := lit.Elts
+	e := elts[i]
+	prevEnd, nextStart := lit.Lbrace, lit.Rbrace
+	if i > 0 {
+		prevEnd = elts[i-1].End()
+	}
+	if i+1 < len(elts) {
+		nextStart = elts[i+1].Pos()
+	}
+	if line(prevEnd) < line(e.Pos()) && line(nextStart) > line(e.End()) {
+		start := bytes.LastIndexByte(src[:offset(e.Pos())], '\n') + 1
+		end := offset(e.End())
+		if nl := bytes.IndexByte(src[end:], '\n'); nl >= 0 {
+			end += nl + 1
+		}
+		return replacement{start, end, ""}
+	}
+	switch {
+	case i > 0:
+		return replacement{offset(prevEnd), offset(e.End()), ""}
+	case i+1 < len(elts):
+		return replacement{offset(e.Pos()), offset(nextStart), ""}
+	}
+	return replacement{offset(e.Pos()), offset(lit.Rbrace), ""}
 }

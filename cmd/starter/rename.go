@@ -13,8 +13,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
@@ -28,6 +30,15 @@ var (
 	rootOutputDirs = map[string]bool{"tmp": true, "bin": true, "data": true}
 )
 
+// skipped reports whether the walk of root skips the directory d at p.
+func skipped(root, p string, d fs.DirEntry) bool {
+	if p == root {
+		return false
+	}
+	atRoot := filepath.Dir(p) == filepath.Clean(root)
+	return skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || atRoot && rootOutputDirs[d.Name()]
+}
+
 // nameFiles are the files, relative to the root, where the project name
 // (the last element of the module path) names the image, the compose
 // project and the like. Every file below nameDirs is one too.
@@ -36,29 +47,65 @@ var (
 	nameDirs  = []string{"deploy"}
 )
 
-// rename rewrites the module path of the repository at root to newPath.
-func rename(root, newPath string, out io.Writer) error {
+// starterDir is this command's own directory. rename rewrites the
+// imports of its Go files and nothing else there: its usage text, its
+// tests' fixtures and upstreamModule keep naming the template.
+const starterDir = "cmd/starter/"
+
+// rename rewrites the module path of the repository at root to newPath,
+// and names the service after it. Every file is read and rewritten in
+// memory before the first one is written.
+func rename(root, newPath string, opts renameOptions, out io.Writer) error {
 	if err := module.CheckPath(newPath); err != nil {
 		return fmt.Errorf("rename: %q is not a valid module path: %w (a module path looks like github.com/you/service)", newPath, err)
+	}
+	if err := opts.check(); err != nil {
+		return fmt.Errorf("rename: %w", err)
+	}
+	newName := projectName(newPath)
+	if newName == "" || len(newName) > 63 {
+		return fmt.Errorf("rename: %q: its last element makes no project name for Compose and Kubernetes "+
+			"(lower-case letters, digits and dashes, at most 63)", newPath)
 	}
 	oldPath, err := modulePath(root)
 	if err != nil {
 		return fmt.Errorf("rename: %w", err)
 	}
-	r := renamer{root: root, oldPath: oldPath, newPath: newPath,
-		oldName: projectName(oldPath), newName: projectName(newPath)}
-	changed, err := r.run()
+	oldName := projectName(oldPath)
+	r := renamer{root: root, oldPath: oldPath, newPath: newPath, oldName: oldName, newName: newName,
+		everywhere: oldName != newName && oldName == projectName(upstreamModule),
+		sites:      identitySites(opts, newName, oldPath != newPath),
+		mention:    regexp.MustCompile(regexp.QuoteMeta(oldPath) + `\b`),
+		word:       regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(oldName) + `($|[^A-Za-z0-9_])`)}
+	edits, missing, err := r.plan()
 	if err != nil {
 		return fmt.Errorf("rename: %w", err)
 	}
-	if len(changed) == 0 {
+	for _, s := range missing {
+		if s.explicit {
+			return fmt.Errorf("rename: found no %s in %s: set it by hand", s.what, s.file)
+		}
+	}
+	for _, e := range edits {
+		if err := os.WriteFile(e.path, e.data, e.mode); err != nil {
+			return fmt.Errorf("rename: %w", err)
+		}
+	}
+	for _, s := range missing {
+		fmt.Fprintf(out, "note: found no %s in %s; it is unchanged\n", s.what, s.file)
+	}
+	if len(edits) == 0 {
 		fmt.Fprintf(out, "the module is %s already: nothing to change\n", newPath)
 		return nil
 	}
-	for _, f := range changed {
-		fmt.Fprintln(out, "rewrote", f)
+	for _, e := range edits {
+		fmt.Fprintln(out, "rewrote", e.rel)
 	}
-	fmt.Fprintf(out, "renamed %s to %s in %d files; check with: go build ./... && go test ./...\n", oldPath, newPath, len(changed))
+	if oldPath == newPath {
+		fmt.Fprintf(out, "renamed nothing (the module is %s already); rewrote %d files\n", newPath, len(edits))
+		return nil
+	}
+	fmt.Fprintf(out, "renamed %s to %s in %d files; check with: go build ./... && go test ./...\n", oldPath, newPath, len(edits))
 	return nil
 }
 
@@ -94,21 +141,43 @@ type renamer struct {
 	root             string
 	oldPath, newPath string
 	oldName, newName string
+	// everywhere is set when the old name is the template's: then it is
+	// replaced wherever it stands as a word, in every text file but the
+	// starter's own and the lines that link to the template's repository.
+	// A later rename replaces the project name only where a file names the
+	// project (nameFiles, nameDirs, the README's title): a name such as
+	// orders may be a table's too.
+	everywhere bool
+	// sites are the literals set to values of their own.
+	sites []site
+	// mention matches the old module path, word the old name as a word of
+	// its own or the first of a dashed one (fiber-template-api).
+	mention, word *regexp.Regexp
 }
 
-// run rewrites every file that names the old module or project, and
-// returns their paths relative to the root.
-func (r renamer) run() ([]string, error) {
-	var changed []string
+// edit is a file's new content.
+type edit struct {
+	rel, path string
+	data      []byte
+	mode      fs.FileMode
+}
+
+// plan returns the rewritten content of every file that changes, and the
+// sites it did not find.
+func (r renamer) plan() ([]edit, []site, error) {
+	var edits []edit
+	found := map[int]bool{}
 	err := filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			atRoot := filepath.Dir(p) == filepath.Clean(r.root)
-			if p != r.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || atRoot && rootOutputDirs[d.Name()]) {
+			if skipped(r.root, p, d) {
 				return filepath.SkipDir
 			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		rel, err := filepath.Rel(r.root, p)
@@ -116,24 +185,21 @@ func (r renamer) run() ([]string, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		var rewrite func([]byte) ([]byte, error)
-		switch {
-		case strings.HasSuffix(rel, ".go"):
-			rewrite = func(src []byte) ([]byte, error) { return r.goFile(rel, src) }
-		case d.Name() == "go.mod" || strings.HasSuffix(d.Name(), ".mod"):
-			rewrite = func(src []byte) ([]byte, error) { return r.modFile(rel, src) }
-		case rel == "README.md":
-			rewrite = r.readme
-		case r.namesProject(rel):
-			rewrite = r.names
-		default:
-			return nil
-		}
 		src, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		dst, err := rewrite(src)
+		var dst []byte
+		switch {
+		case strings.HasSuffix(rel, ".go"):
+			dst, err = r.goFile(rel, src, found)
+		case strings.HasSuffix(d.Name(), ".mod"):
+			dst, err = r.modFile(rel, src)
+		case strings.HasSuffix(d.Name(), ".sum"), bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src):
+			return nil
+		default:
+			dst = r.text(rel, src)
+		}
 		if err != nil {
 			return err
 		}
@@ -144,13 +210,16 @@ func (r renamer) run() ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(p, dst, info.Mode().Perm()); err != nil {
-			return err
-		}
-		changed = append(changed, rel)
+		edits = append(edits, edit{rel, p, dst, info.Mode().Perm()})
 		return nil
 	})
-	return changed, err
+	var missing []site
+	for i, s := range r.sites {
+		if !found[i] {
+			missing = append(missing, s)
+		}
+	}
+	return edits, missing, err
 }
 
 // namesProject reports whether the file at rel names the project.
@@ -228,11 +297,27 @@ func retoken(line *modfile.Line, old, new string) {
 	}
 }
 
-// goFile rewrites the imports of the old module's packages, and the module
-// path where string literals and comments spell it (such as an error
-// message naming a type by its package path).
-func (r renamer) goFile(rel string, src []byte) ([]byte, error) {
-	if !bytes.Contains(src, []byte(r.oldPath)) {
+// replacement is text to put in place of a range of a file.
+type replacement struct {
+	start, end int
+	text       string
+}
+
+// goFile rewrites the imports of the old module's packages, sets the
+// sites of the file (marking them in found, by index), and rewrites the
+// module path, and the template's name when everywhere is set, where
+// string literals and comments spell them (such as an error message naming
+// a type by its package path). In the starter's own files only imports
+// change.
+func (r renamer) goFile(rel string, src []byte, found map[int]bool) ([]byte, error) {
+	own := strings.HasPrefix(rel, starterDir)
+	var sites []int
+	for i, s := range r.sites {
+		if s.file == rel {
+			sites = append(sites, i)
+		}
+	}
+	if !bytes.Contains(src, []byte(r.oldPath)) && len(sites) == 0 && (!r.everywhere || own || !bytes.Contains(src, []byte(r.oldName))) {
 		return src, nil
 	}
 	fset := token.NewFileSet()
@@ -240,59 +325,113 @@ func (r renamer) goFile(rel string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	offset := func(p token.Pos) int { return fset.Position(p).Offset }
+	var reps []replacement
+	done := map[*ast.BasicLit]bool{}
 	for _, imp := range f.Imports {
+		done[imp.Path] = true
 		p, err := strconv.Unquote(imp.Path.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s: import %s: %w", rel, imp.Path.Value, err)
 		}
 		if np, ok := r.moved(p); ok {
-			imp.Path.Value = strconv.Quote(np)
+			reps = append(reps, replacement{offset(imp.Path.Pos()), offset(imp.Path.End()), strconv.Quote(np)})
 		}
 	}
-	mention := regexp.MustCompile(regexp.QuoteMeta(r.oldPath) + `\b`)
-	text := func(s string) string { return mention.ReplaceAllLiteralString(s, r.newPath) }
-	imports := map[*ast.BasicLit]bool{}
-	for _, imp := range f.Imports {
-		imports[imp.Path] = true
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && !imports[lit] {
-			lit.Value = text(lit.Value)
+	for _, i := range sites {
+		lit := r.sites[i].find(f)
+		if lit == nil || done[lit] {
+			continue
 		}
-		return true
-	})
-	for _, cg := range f.Comments {
-		for _, c := range cg.List {
-			c.Text = text(c.Text)
+		done[lit] = true
+		found[i] = true
+		if v, err := strconv.Unquote(lit.Value); err != nil || v != r.sites[i].value {
+			reps = append(reps, replacement{offset(lit.Pos()), offset(lit.End()), strconv.Quote(r.sites[i].value)})
 		}
 	}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, fset, f); err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
+	if !own {
+		rewrite := func(n ast.Node, text string) {
+			if t := r.words(text); t != text {
+				reps = append(reps, replacement{offset(n.Pos()), offset(n.End()), t})
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && !done[lit] {
+				rewrite(lit, lit.Value)
+			}
+			return true
+		})
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				rewrite(c, c.Text)
+			}
+		}
 	}
-	return buf.Bytes(), nil
-}
-
-// readme rewrites the title and the module path of the README.
-func (r renamer) readme(src []byte) ([]byte, error) {
-	s := strings.ReplaceAll(string(src), r.oldPath, r.newPath)
-	if title, rest, ok := strings.Cut(s, "\n"); ok && strings.TrimSpace(title) == "# "+r.oldName {
-		s = "# " + r.newName + "\n" + rest
-	}
-	return []byte(s), nil
-}
-
-// names replaces the project name where it stands as a word of its own.
-func (r renamer) names(src []byte) ([]byte, error) {
-	if r.oldName == r.newName || r.oldName == "" {
+	if len(reps) == 0 {
 		return src, nil
 	}
-	re := regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(r.oldName) + `($|[^A-Za-z0-9_-])`)
+	slices.SortFunc(reps, func(a, b replacement) int { return b.start - a.start })
+	out := slices.Clone(src)
+	for _, rep := range reps {
+		out = slices.Concat(out[:rep.start], []byte(rep.text), out[rep.end:])
+	}
+	// Imports sort again: a new path may sort elsewhere in its group.
+	formatted, err := format.Source(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	return formatted, nil
+}
+
+// words rewrites the mentions of the old module path in text, and those of
+// the old name when everywhere is set.
+func (r renamer) words(text string) string {
+	text = r.mention.ReplaceAllLiteralString(text, r.newPath)
+	if r.everywhere {
+		text = r.names(text)
+	}
+	return text
+}
+
+// text rewrites a file that is neither Go nor a go.mod: the module path
+// and the template's name when everywhere is set, else the project name
+// in the files that name the project and the README's title. Lines that
+// link to the template's repository, and the starter's own files, stay as
+// they are.
+func (r renamer) text(rel string, src []byte) []byte {
+	if strings.HasPrefix(rel, starterDir) {
+		return src
+	}
+	names := r.namesProject(rel)
+	var b strings.Builder
+	first := true
+	for line := range strings.Lines(string(src)) {
+		switch {
+		case strings.Contains(line, upstreamURL):
+		case first && rel == "README.md" && !r.everywhere && strings.TrimSpace(line) == "# "+r.oldName && r.oldName != "":
+			line = strings.Replace(line, r.oldName, r.newName, 1)
+		default:
+			line = r.words(line)
+			if names && !r.everywhere {
+				line = r.names(line)
+			}
+		}
+		first = false
+		b.WriteString(line)
+	}
+	return []byte(b.String())
+}
+
+// names replaces the old project name where it stands as a word of its
+// own, or begins a dashed one (fiber-template-api).
+func (r renamer) names(s string) string {
+	if r.oldName == r.newName || r.oldName == "" {
+		return s
+	}
 	// Each match consumes its delimiters, so adjacent names need a second
 	// pass; two passes replace every one.
-	s := string(src)
 	for range 2 {
-		s = re.ReplaceAllString(s, "${1}"+r.newName+"${2}")
+		s = r.word.ReplaceAllString(s, "${1}"+r.newName+"${2}")
 	}
-	return []byte(s), nil
+	return s
 }

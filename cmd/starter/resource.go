@@ -62,6 +62,9 @@ type Resource struct {
 	// Name is the plural snake_case name: the table, the path and the file
 	// names ("order_items").
 	Name string
+	// SingularName is the singular in snake_case: the model's file name and
+	// the not-found code ("order_item").
+	SingularName string
 	// Plural and Singular are the Go names ("OrderItems", "OrderItem").
 	Plural, Singular string
 	// Fields are the fields, in the order given.
@@ -83,10 +86,10 @@ func (r Resource) Path() string { return "/" + strings.ReplaceAll(r.Name, "_", "
 func (r Resource) Label() string { return strings.ReplaceAll(r.Name, "_", " ") }
 
 // SingularLabel is the singular in prose: "order item".
-func (r Resource) SingularLabel() string { return strings.ReplaceAll(singular(r.Name), "_", " ") }
+func (r Resource) SingularLabel() string { return strings.ReplaceAll(r.SingularName, "_", " ") }
 
 // Code is the problem code of the not-found error: "order_item_not_found".
-func (r Resource) Code() string { return singular(r.Name) + "_not_found" }
+func (r Resource) Code() string { return r.SingularName + "_not_found" }
 
 // Filters are the fields the list filters on.
 func (r Resource) Filters() []Field { return r.pick(Field.Filter) }
@@ -135,8 +138,8 @@ type output struct {
 
 func (r Resource) outputs() []output {
 	return []output{
-		{"model.go.tmpl", "app/models/" + singular(r.Name) + ".go", false},
-		{"dto.go.tmpl", "app/dto/" + singular(r.Name) + ".go", false},
+		{"model.go.tmpl", "app/models/" + r.SingularName + ".go", false},
+		{"dto.go.tmpl", "app/dto/" + r.SingularName + ".go", false},
 		{"repository.go.tmpl", "app/repositories/" + r.Name + ".go", false},
 		{"records.go.tmpl", "app/repositories/records.go", true},
 		{"controller.go.tmpl", "app/controllers/" + r.Name + ".go", false},
@@ -147,11 +150,21 @@ func (r Resource) outputs() []output {
 	}
 }
 
+// resourceOptions are the flags of resource.
+type resourceOptions struct {
+	// Singular is the singular of the name, in snake_case; "" derives it
+	// from the name (see singularName).
+	Singular string
+	// Now is the time the migration's version is taken from; zero is the
+	// current time.
+	Now time.Time
+}
+
 // resource generates the resource name with the field specs in the
 // repository at root. Every check runs and every file is rendered before
 // the first one is written.
-func resource(root, name string, specs []string, out io.Writer) error {
-	r, err := newResource(root, name, specs)
+func resource(root, name string, specs []string, opts resourceOptions, out io.Writer) error {
+	r, err := newResource(root, name, specs, opts)
 	if err != nil {
 		return fmt.Errorf("resource: %w", err)
 	}
@@ -175,18 +188,16 @@ func resource(root, name string, specs []string, out io.Writer) error {
 }
 
 // newResource checks the name and the fields.
-func newResource(root, name string, specs []string) (Resource, error) {
+func newResource(root, name string, specs []string, opts resourceOptions) (Resource, error) {
 	if !resourceName.MatchString(name) {
 		return Resource{}, fmt.Errorf("name %q: want a plural in lower-case snake_case, such as orders or order_items", name)
 	}
 	if err := checkName("resource", name); err != nil {
 		return Resource{}, err
 	}
-	if singular(name) == name {
-		return Resource{}, fmt.Errorf("name %q: want a plural ending in s, so that the model (singular) and the controller (plural) have different names", name)
-	}
-	if token.IsKeyword(singular(name)) {
-		return Resource{}, fmt.Errorf("name %q: its singular %q is a Go keyword", name, singular(name))
+	one, err := singularName(name, opts.Singular)
+	if err != nil {
+		return Resource{}, err
 	}
 	fields, err := parseFields(specs)
 	if err != nil {
@@ -210,14 +221,23 @@ func newResource(root, name string, specs []string) (Resource, error) {
 	} else if _, ok := appNames["NewUser"]; ok && hasField(root, "app", "Options", "Admin") {
 		admin = "bootstrap"
 	}
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	version, err := nextVersion(root, now)
+	if err != nil {
+		return Resource{}, err
+	}
 	return Resource{
-		Admin:     admin,
-		Module:    mod,
-		Name:      name,
-		Plural:    camel(name),
-		Singular:  camel(singular(name)),
-		Fields:    fields,
-		Migration: time.Now().UTC().Format("20060102150405"),
+		Admin:        admin,
+		Module:       mod,
+		Name:         name,
+		SingularName: one,
+		Plural:       camel(name),
+		Singular:     camel(one),
+		Fields:       fields,
+		Migration:    version,
 	}, nil
 }
 
@@ -252,7 +272,11 @@ func (r Resource) render(root string) ([]file, error) {
 		if err != nil {
 			return nil, fmt.Errorf("format %s: %w\n%s", o.path, err, buf.Bytes())
 		}
-		files = append(files, file{o.path, src})
+		owner := r.Name
+		if o.once {
+			owner = ""
+		}
+		files = append(files, file{o.path, withHeader(src, owner, r.Module)})
 	}
 	if err := checkNames(root, files); err != nil {
 		return nil, err

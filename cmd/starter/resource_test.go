@@ -5,8 +5,10 @@ import (
 	"io"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFields(t *testing.T) {
@@ -97,7 +99,7 @@ func TestResource(t *testing.T) {
 	t.Parallel()
 	root := writeTree(t, serviceTree)
 	var out strings.Builder
-	if err := resource(root, "order_items", []string{"sku:string", "qty:int", "state:enum(open,done)", "gift:bool?"}, &out); err != nil {
+	if err := resource(root, "order_items", []string{"sku:string", "qty:int", "state:enum(open,done)", "gift:bool?"}, resourceOptions{}, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := readTree(t, root)
@@ -131,7 +133,7 @@ func TestResource(t *testing.T) {
 	}
 
 	t.Run("a second resource shares the helpers and is registered after the first", func(t *testing.T) {
-		if err := resource(root, "invoices", []string{"total:float64"}, io.Discard); err != nil {
+		if err := resource(root, "invoices", []string{"total:float64"}, resourceOptions{}, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		again := readTree(t, root)
@@ -147,20 +149,27 @@ func TestResource(t *testing.T) {
 func TestResourceRefusesWithoutWriting(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name   string
-		args   []string
-		extra  map[string]string
-		saying string
+		name     string
+		args     []string
+		singular string
+		extra    map[string]string
+		saying   string
 	}{
-		{"an existing resource", []string{"users", "x:int"}, nil, "a resource named users exists"},
-		{"a resource whose file exists", []string{"orders", "x:int"}, map[string]string{"app/controllers/orders.go": "package controllers\n"}, "is there already"},
-		{"a name the package declares", []string{"records", "x:int"}, nil, "which user.go declares already"},
-		{"a reserved word of SQL", []string{"rows", "x:int"}, nil, "reserved word of SQL"},
-		{"a singular Go keyword", []string{"funcs", "x:int"}, nil, "Go keyword"},
-		{"a name that is not plural", []string{"staff", "x:int"}, nil, "want a plural"},
-		{"a name in CamelCase", []string{"Orders", "x:int"}, nil, "snake_case"},
-		{"a bad field spec", []string{"orders", "customer:string", "amount:money"}, nil, `unknown type "money"`},
-		{"a bad enum", []string{"orders", "status:enum(a,,b)"}, nil, "enum value"},
+		{"an existing resource", []string{"users", "x:int"}, "", nil, "a resource named users exists"},
+		{"a resource whose file exists", []string{"orders", "x:int"}, "", map[string]string{"app/controllers/orders.go": "package controllers\n"}, "is there already"},
+		{"a name the package declares", []string{"records", "x:int"}, "", nil, "which user.go declares already"},
+		{"a reserved word of SQL", []string{"rows", "x:int"}, "", nil, "reserved word of SQL"},
+		{"a singular Go keyword", []string{"funcs", "x:int"}, "", nil, "Go keyword"},
+		{"a singular Go keyword given", []string{"funcs", "x:int"}, "func", nil, "Go keyword"},
+		{"a singular name", []string{"invoice", "x:int"}, "", nil, "want a plural, such as invoices"},
+		{"a singular snake_case name", []string{"order_item", "x:int"}, "", nil, "want a plural, such as order_items"},
+		{"a name whose singular is the same word", []string{"news", "x:int"}, "", nil, "say the singular with --singular"},
+		{"another such name", []string{"sheep", "x:int"}, "", nil, "same word"},
+		{"a third", []string{"series", "x:int"}, "", nil, "same word"},
+		{"a singular in CamelCase", []string{"orders", "x:int"}, "Order", nil, "--singular"},
+		{"a name in CamelCase", []string{"Orders", "x:int"}, "", nil, "snake_case"},
+		{"a bad field spec", []string{"orders", "customer:string", "amount:money"}, "", nil, `unknown type "money"`},
+		{"a bad enum", []string{"orders", "status:enum(a,,b)"}, "", nil, "enum value"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +177,7 @@ func TestResourceRefusesWithoutWriting(t *testing.T) {
 			files := maps.Clone(serviceTree)
 			maps.Copy(files, tt.extra)
 			root := writeTree(t, files)
-			err := resource(root, tt.args[0], tt.args[1:], io.Discard)
+			err := resource(root, tt.args[0], tt.args[1:], resourceOptions{Singular: tt.singular}, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.saying) {
 				t.Fatalf("error %v, want one saying %q", err, tt.saying)
 			}
@@ -176,5 +185,141 @@ func TestResourceRefusesWithoutWriting(t *testing.T) {
 				t.Error("a refused resource changed files")
 			}
 		})
+	}
+}
+
+func TestResourceNames(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, singular string
+		// model is the model's file, typ its Go type.
+		model, typ string
+	}{
+		{"statuses", "", "app/models/status.go", "Status"},
+		{"people", "", "app/models/person.go", "Person"},
+		{"categories", "", "app/models/category.go", "Category"},
+		{"order_items", "", "app/models/order_item.go", "OrderItem"},
+		{"addresses", "", "app/models/address.go", "Address"},
+		{"viruses", "", "app/models/virus.go", "Virus"},
+		{"news", "news", "app/models/news.go", "News"},
+		{"caches", "cache", "app/models/cache.go", "Cache"},
+		{"orders", "order", "app/models/order.go", "Order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := writeTree(t, serviceTree)
+			if err := resource(root, tt.name, []string{"title:string"}, resourceOptions{Singular: tt.singular}, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			got := readTree(t, root)
+			if !strings.Contains(got[tt.model], "\ntype "+tt.typ+" struct {") {
+				t.Errorf("%s does not declare type %s:\n%s", tt.model, tt.typ, got[tt.model])
+			}
+			ctrl := got["app/controllers/"+tt.name+".go"]
+			if !strings.Contains(ctrl, "var Err"+tt.typ+"NotFound = ") {
+				t.Errorf("the controller does not declare Err%sNotFound", tt.typ)
+			}
+			if strings.Contains(ctrl, "a new id") {
+				t.Error("the controller speaks of a new id")
+			}
+		})
+	}
+}
+
+func TestMigrationVersionsAreUnique(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	t.Run("four resources made in one second", func(t *testing.T) {
+		t.Parallel()
+		root := writeTree(t, serviceTree)
+		for _, name := range []string{"orders", "invoices", "shipments", "refunds"} {
+			if err := resource(root, name, []string{"x:int"}, resourceOptions{Now: now.Add(300 * time.Millisecond)}, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		for name := range readTree(t, root) {
+			if strings.HasPrefix(name, "migrations/2026") {
+				got = append(got, name)
+			}
+		}
+		slices.Sort(got)
+		want := []string{
+			"migrations/20260501120000_create_orders.go", "migrations/20260501120001_create_invoices.go",
+			"migrations/20260501120002_create_shipments.go", "migrations/20260501120003_create_refunds.go",
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("migrations %v, want %v", got, want)
+		}
+	})
+
+	tests := []struct {
+		name     string
+		existing []string
+		want     string
+	}{
+		{"none yet", nil, "20260501120000"},
+		{"older ones", []string{"20250601000000_create_users.go"}, "20260501120000"},
+		{"one made this second", []string{"20260501120000_create_orders.go"}, "20260501120001"},
+		{"one dated ahead of the clock", []string{"20260501120000_a.go", "20270101000000_b.go"}, "20270101000001"},
+		{"the last second of a day", []string{"20260501235959_a.go"}, "20260502000000"},
+		{"files that are not migrations", []string{"tables.go", "doc.go", "2026_x.go"}, "20260501120000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			files := map[string]string{"go.mod": "module example.com/svc\n"}
+			for _, name := range tt.existing {
+				files["migrations/"+name] = "package migrations\n"
+			}
+			got, err := nextVersion(writeTree(t, files), now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("nextVersion = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	t.Run("a version that is no timestamp is refused", func(t *testing.T) {
+		t.Parallel()
+		root := writeTree(t, map[string]string{"migrations/20261399000000_x.go": "package migrations\n"})
+		if _, err := nextVersion(root, now); err == nil || !strings.Contains(err.Error(), "is not a timestamp") {
+			t.Errorf("error %v, want one saying the version is not a timestamp", err)
+		}
+	})
+}
+
+func TestGeneratedFilesCarryTheirMarker(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, serviceTree)
+	if err := resource(root, "orders", []string{"x:int"}, resourceOptions{}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range readTree(t, root) {
+		if _, ok := serviceTree[name]; ok && name != appFile {
+			continue
+		}
+		m, unedited, ok := readMarker([]byte(content), "example.com/svc")
+		switch {
+		case name == appFile:
+			if ok {
+				t.Errorf("%s, shared by hand-written code, carries a marker", name)
+			}
+			continue
+		case !ok:
+			t.Errorf("%s carries no marker", name)
+			continue
+		case !unedited:
+			t.Errorf("%s does not match its own marker", name)
+		}
+		shared := strings.HasSuffix(name, "/records.go") || strings.HasSuffix(name, "/listing.go") || strings.HasSuffix(name, "/tables.go")
+		if want := map[bool]string{true: "", false: "orders"}[shared]; m.resource != want {
+			t.Errorf("%s is marked for %q, want %q", name, m.resource, want)
+		}
+		if _, unedited, _ := readMarker([]byte(content+"// more\n"), "example.com/svc"); unedited {
+			t.Errorf("%s with a line added still counts as unedited", name)
+		}
 	}
 }

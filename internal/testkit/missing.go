@@ -34,6 +34,20 @@ func Missing(t testing.TB, what string) {
 	t.Skip(msg)
 }
 
+// Skip skips t by design, not for want of anything (a slow step that runs
+// only when asked for, a test of the template in a service made from it):
+// it never fails, CI or not, and, like Missing, announces the skip on the
+// terminal when there is one, so that go test without -v still shows it.
+func Skip(t testing.TB, reason string) {
+	t.Helper()
+	msg := t.Name() + ": " + reason
+	switch t.(type) {
+	case *testing.T, *testing.B, *testing.F:
+		announce("skip: " + msg)
+	}
+	t.Skip(msg)
+}
+
 // LookPath returns the path of the first of names found in PATH, or ends t
 // through Missing with install as the advice.
 func LookPath(t testing.TB, install string, names ...string) string {

@@ -37,7 +37,7 @@ func TestFreshClone(t *testing.T) {
 	// package's default timeout: .ci/run runs it as a step of its own
 	// (FRESH_CLONE=1 with a longer -timeout); go test ./... does not.
 	if os.Getenv("FRESH_CLONE") == "" {
-		t.Skip("runs the whole suite again in a copy of the repository: set FRESH_CLONE=1 (.ci/run does)")
+		testkit.Skip(t, "runs the whole suite again in a copy of the repository: set FRESH_CLONE=1 (.ci/run does)")
 	}
 	script := testkit.LookPath(t, "install util-linux's script (Debian: bsdutils), which gives the run a terminal", "script")
 	dir := copyWorkTree(t)

@@ -5,18 +5,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/mod/modfile"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
 )
@@ -34,11 +41,14 @@ var starterFields = []string{
 // generate a resource with a field of every type, vet everything, and run
 // the generated integration test on PostgreSQL and SQLite. Then it serves
 // the renamed service and checks the resource in the served spec with
-// kin-openapi, and that its list answers the paging envelope.
+// kin-openapi, and that its list answers the paging envelope. Last, it
+// removes the resource: app/app.go is as rename left it, and everything
+// still vets.
 //
 // It shares the build cache with the run that starts it, and runs only the
 // generated test: the copy's other tests are this repository's own.
 func TestStarterMakesAServiceOfItsOwn(t *testing.T) {
+	onlyInTheTemplate(t)
 	if testing.Short() {
 		t.Skip("builds and tests a generated service; skipped with -short")
 	}
@@ -51,8 +61,12 @@ func TestStarterMakesAServiceOfItsOwn(t *testing.T) {
 	}
 
 	out := testkit.Go(t, dir, nil, "run", "./cmd/starter", "rename", "github.com/acme/orders")
-	if !strings.Contains(out, "renamed github.com/asapjs/fiber-template to github.com/acme/orders") {
-		t.Fatalf("rename said:\n%s", out)
+	if want := "renamed " + templateModule(t) + " to github.com/acme/orders"; !strings.Contains(out, want) {
+		t.Fatalf("rename said:\n%s\nwant %q", out, want)
+	}
+	renamedApp, err := os.ReadFile(filepath.Join(dir, "app", "app.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	testkit.Go(t, dir, nil, append([]string{"run", "./cmd/starter", "resource", "orders"}, starterFields...)...)
 	if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil || !bytes.HasPrefix(data, []byte("module github.com/acme/orders\n")) {
@@ -77,6 +91,146 @@ func TestStarterMakesAServiceOfItsOwn(t *testing.T) {
 	checkOrdersSpec(t, fetchBody(t, http.MethodGet, base+"/api/docs/spec.json", "", nil))
 	checkOrdersList(t, base)
 	step("build, serve and check")
+
+	testkit.Go(t, dir, nil, "run", "./cmd/starter", "remove", "orders")
+	if data, err := os.ReadFile(filepath.Join(dir, "app", "app.go")); err != nil || !bytes.Equal(data, renamedApp) {
+		t.Errorf("app/app.go after remove orders is not as rename left it (%v):\n%s", err, data)
+	}
+	testkit.Go(t, dir, nil, "vet", "./...")
+	step("remove and go vet ./...")
+}
+
+// TestRenameLeavesNoTemplateName renames a copy of the repository and
+// reads every text file of it: none names the template, dashed or in
+// words, but the starter's own (cmd/starter) and the README's lines that
+// link to the template's repository. The docs title, the token issuer and
+// audience, and the Compose and Kubernetes names are the new project's.
+func TestRenameLeavesNoTemplateName(t *testing.T) {
+	onlyInTheTemplate(t)
+	t.Parallel()
+	dir := copyWorkTree(t)
+	upstream := templateModule(t)
+	testkit.Go(t, dir, nil, "run", "./cmd/starter", "rename", "github.com/acme/orders", "--title", "Acme Orders")
+
+	template := regexp.MustCompile(`(?i)fiber[-_ ]template`)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "cmd/starter/") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 {
+			return err // a binary, such as a build left in the work tree, is no text to read
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if template.MatchString(line) && !(rel == "README.md" && strings.Contains(line, "https://"+upstream)) {
+				t.Errorf("%s:%d still names the template: %s", rel, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, want := range []struct{ file, pattern string }{
+		{"cmd/api/serve.go", `\bName:\s+"Acme Orders",`},
+		{"cmd/api/serve.go", `\bDescription:\s+"Acme Orders: `},
+		{"app/app.go", `\bDefaultIssuer\s+= "orders"\n`},
+		{"app/app.go", `\bDefaultAudience\s+= "orders-api"\n`},
+		{"docker-compose.yml", `(?m)^name: orders$`},
+		{"deploy/kubernetes/overlays/production/kustomization.yaml", `(?m)^namespace: orders$`},
+		{"deploy/kubernetes/overlays/production/kustomization.yaml", `newName: registry\.example\.com/orders\b`},
+		{"README.md", `(?m)^# orders$`},
+		{"README.md", regexp.QuoteMeta("git clone https://" + upstream + ".git orders")},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want.file)))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !regexp.MustCompile(want.pattern).Match(data) {
+			t.Errorf("%s does not match %s after the rename", want.file, want.pattern)
+		}
+	}
+}
+
+// templateModule returns the module path of the template as the starter
+// names it (its upstreamModule, in cmd/starter/upstream.go, which rename
+// leaves alone), or "" when the repository has no starter.
+func templateModule(t *testing.T) string {
+	t.Helper()
+	name := filepath.Join(testkit.RepoRoot(t), "cmd", "starter", "upstream.go")
+	if _, err := os.Stat(name); err != nil {
+		return ""
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, s := range gd.Specs {
+			vs := s.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if n.Name != "upstreamModule" || i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if v, err := strconv.Unquote(lit.Value); err == nil {
+						return v
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("%s declares no string const upstreamModule", name)
+	return ""
+}
+
+// generatedMarker is the marker line of a file the starter's resource
+// command wrote.
+var generatedMarker = regexp.MustCompile(`(?m)^//starter:resource ([a-z][a-z0-9_]*) `)
+
+// onlyInTheTemplate skips t, by design, unless the repository is still the
+// template: a test of the starter on the template itself (renaming the
+// template's module, generating the README's orders) has nothing to test
+// in a service made from it, whose module is its own and whose resources
+// may be named so already.
+func onlyInTheTemplate(t *testing.T) {
+	t.Helper()
+	root := testkit.RepoRoot(t)
+	upstream := templateModule(t)
+	if upstream == "" {
+		testkit.Skip(t, "tests the template's starter, and this repository has none (cmd/starter/upstream.go): skipped by design")
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod := modfile.ModulePath(data); mod != upstream {
+		testkit.Skip(t, fmt.Sprintf("tests the starter on the template itself; this repository is %s now, not the template %s: skipped by design", mod, upstream))
+	}
+	models, _ := filepath.Glob(filepath.Join(root, "app", "models", "*.go"))
+	for _, m := range models {
+		data, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := generatedMarker.FindSubmatch(data); g != nil {
+			testkit.Skip(t, fmt.Sprintf("tests the starter on the template itself; this repository has a generated resource (%s) and is the template no more: skipped by design", g[1]))
+		}
+	}
 }
 
 // serveAPI runs the service binary on SQLite and a free loopback port

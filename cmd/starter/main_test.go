@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseInterleaved(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args      []string
+		positions []string
+		title     string
+	}{
+		{[]string{"github.com/acme/orders"}, []string{"github.com/acme/orders"}, ""},
+		{[]string{"github.com/acme/orders", "--title", "Orders API"}, []string{"github.com/acme/orders"}, "Orders API"},
+		{[]string{"--title=Orders API", "github.com/acme/orders"}, []string{"github.com/acme/orders"}, "Orders API"},
+		{[]string{"orders", "-title", "X", "a:int", "b:string?"}, []string{"orders", "a:int", "b:string?"}, "X"},
+		{[]string{"orders", "--", "--title", "X"}, []string{"orders", "--title", "X"}, ""},
+		{[]string{"-", "x"}, []string{"-", "x"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			fs := newFlags("test")
+			title := fs.String("title", "", "")
+			got, err := parseInterleaved(fs, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.positions) || *title != tt.title {
+				t.Errorf("positions %q, title %q; want %q, %q", got, *title, tt.positions, tt.title)
+			}
+		})
+	}
+}
+
+func TestRunRefusesBadCommandLines(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, serviceTree)
+	for _, args := range [][]string{
+		{},
+		{"rename"},
+		{"rename", "a.com/b", "c.com/d"},
+		{"rename", "a.com/b", "--nope"},
+		{"rename", "a.com/b", "--title"},
+		{"resource", "orders"},
+		{"resource", "orders", "--singular"},
+		{"remove"},
+		{"remove", "orders", "invoices"},
+		{"publish"},
+	} {
+		t.Run(strings.Join(args, " ")+" is refused", func(t *testing.T) {
+			err := run(append([]string{"-C", root}, args...), io.Discard)
+			if !errors.Is(err, errUsage) {
+				t.Errorf("error %v, want a usage error", err)
+			}
+		})
+	}
+}
+
+func TestRunTakesFlagsAfterTheArguments(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, serviceTree)
+	var out strings.Builder
+	if err := run([]string{"-C", root, "resource", "news", "title:string", "--singular", "news"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTree(t, root); got["app/models/news.go"] == "" {
+		t.Errorf("no app/models/news.go; the command said:\n%s", out.String())
+	}
+	if err := run([]string{"-C", root, "remove", "news"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+}
