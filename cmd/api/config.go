@@ -290,7 +290,7 @@ type setting struct {
 	ProcessOnly bool
 }
 
-// settings are the variables of the service, in the order of the README's
+// settings are the variables of the service, in the order of docs/configuration.md's
 // configuration table. loadConfig reads every one of them but the
 // ProcessOnly ones (a test holds the two together).
 func settings() []setting {

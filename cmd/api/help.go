@@ -51,7 +51,7 @@ func printHelp(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "Usage: api [command]")
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, "Without a command, api serves the API; README.md tells more of each command and variable.")
+	fmt.Fprintln(bw, "Without a command, api serves the API; docs/configuration.md tells more of each command and variable.")
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, "Commands:")
 	for _, u := range usages() {

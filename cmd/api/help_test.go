@@ -163,34 +163,30 @@ func TestSettingsAreWhatLoadConfigReads(t *testing.T) {
 	}
 }
 
-// readmeVariable finds the variables named in the first cell of a row of
-// the README's configuration table.
-var readmeVariable = regexp.MustCompile("`([A-Z][A-Z0-9_]+)`")
+// documentedVariable finds the variables named in the first cell of a row
+// of the configuration page's table.
+var documentedVariable = regexp.MustCompile("`([A-Z][A-Z0-9_]+)`")
 
-func TestSettingsAreTheREADMEs(t *testing.T) {
+func TestSettingsAreTheDocumentedOnes(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "README.md"))
+	page, err := os.ReadFile(filepath.Join(testkit.RepoRoot(t), "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Configuration\n")
-	if !ok {
-		t.Fatal("README.md has no Configuration section")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	section, _, _ := strings.Cut(string(page), "\n## ")
 	var documented []string
 	for line := range strings.Lines(section) {
 		cells := strings.Split(line, "|")
 		if len(cells) < 3 || !strings.HasPrefix(line, "| `") {
 			continue
 		}
-		for _, m := range readmeVariable.FindAllStringSubmatch(cells[1], -1) {
+		for _, m := range documentedVariable.FindAllStringSubmatch(cells[1], -1) {
 			documented = append(documented, m[1])
 		}
 	}
 	slices.Sort(documented)
 	listed := slices.Sorted(slices.Values(settingNames(func(setting) bool { return true })))
 	if !slices.Equal(documented, listed) {
-		t.Errorf("the README's configuration table has %v, the settings of --help %v", documented, listed)
+		t.Errorf("docs/configuration.md's table has %v, the settings of --help %v", documented, listed)
 	}
 }

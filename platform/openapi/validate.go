@@ -89,7 +89,7 @@ func applyValidate(s *Schema, tag string) (bool, error) {
 		case "ipv6", "ip6_addr":
 			target.Format = "ipv6"
 		default:
-			return false, fmt.Errorf("validate rule %q has no schema form, so it could not be documented as enforced; express it with a type or the rules listed in the README", rule)
+			return false, fmt.Errorf("validate rule %q has no schema form, so it could not be documented as enforced; express it with a type or the rules listed in docs/routes.md", rule)
 		}
 	}
 	return required, nil

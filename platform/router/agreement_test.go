@@ -17,7 +17,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// The input shapes the README documents, in one route each.
+// The input shapes docs/routes.md documents, in one route each.
 type (
 	// Filters is embedded by value in one input and by pointer in another.
 	Filters struct {

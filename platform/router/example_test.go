@@ -10,7 +10,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// The README's example, kept compiling and answering here.
+// The example of docs/routes.md, kept compiling and answering here.
 
 var ErrBookNotFound = problem.Declare(404, "book_not_found", "Book not found")
 

@@ -169,7 +169,7 @@ func TestReadReplicasBinary(t *testing.T) {
 		}
 	}
 	// The login is another request, which may read from the replica: wait
-	// until it has the new user (see the README on read-your-writes
+	// until it has the new user (see docs/scaling.md on read-your-writes
 	// across requests).
 	replica.WaitCaughtUp(t)
 	login := call(t, http.MethodPost, "/auth/login", "", `{"username":"first@example.com","password":"replica-pass-1"}`)
