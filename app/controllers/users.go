@@ -123,7 +123,7 @@ type ListUsersInput struct {
 	paging.Query
 	paging.CursorQuery
 	// Role keeps the users with this role.
-	Role string `query:"role" doc:"Only users with this role" enum:"admin,member,guest" validate:"omitempty,oneof=admin member guest"`
+	Role string `query:"role" doc:"Only users with this role" validate:"omitempty,oneof=admin member guest"`
 	// Q keeps the users whose name or email contains it, case aside.
 	Q string `query:"q" doc:"Only users whose name or email contains this text, case aside" validate:"max=100"`
 	// Active keeps active or inactive users.

@@ -16,7 +16,7 @@ type Token struct {
 	// AccessToken is an HS256 JWT whose subject is the user id.
 	AccessToken string `json:"access_token" doc:"HS256 JWT; send it as Authorization: Bearer <token>" example:"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..." validate:"required"`
 	// TokenType is always "bearer".
-	TokenType string `json:"token_type" doc:"Token type" enum:"bearer" example:"bearer" validate:"required"`
+	TokenType string `json:"token_type" doc:"Token type" example:"bearer" validate:"required,oneof=bearer"`
 	// ExpiresIn is the lifetime of the token in seconds.
 	ExpiresIn int64 `json:"expires_in" doc:"Seconds until the access token expires" example:"900" validate:"required"`
 	// RefreshToken continues the session once: exchange it at

@@ -15,7 +15,7 @@ type User struct {
 	// Name is the user's display name.
 	Name string `json:"name" doc:"Display name" example:"Ada Lovelace" validate:"required"`
 	// Role is admin, member or guest.
-	Role string `json:"role" doc:"Role of the user" enum:"admin,member,guest" example:"member" validate:"required"`
+	Role string `json:"role" doc:"Role of the user" example:"member" validate:"required,oneof=admin member guest"`
 	// Active is false for a user who may not log in.
 	Active bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
 	// CreatedAt is when the user signed up.

@@ -194,8 +194,6 @@ func (f Field) Filter() bool { return f.Type == "enum" || f.Type == "bool" }
 // Searched reports whether the list's q looks in the field.
 func (f Field) Searched() bool { return f.Type == "string" || f.Type == "text" }
 
-// EnumTag is the values of an enum as the enum tag lists them.
-func (f Field) EnumTag() string { return strings.Join(f.Values, ",") }
 
 // Validate is the field's validate rule in a body.
 func (f Field) Validate() string {
@@ -300,19 +298,26 @@ func tags(kind, owner string, f Field) string {
 		fmt.Sprintf("json:%q", f.JSONTag()),
 		fmt.Sprintf("doc:%q", strings.ToUpper(f.Label()[:1])+f.Label()[1:]+" of the "+owner),
 	}
-	if f.Type == "enum" {
-		parts = append(parts, fmt.Sprintf("enum:%q", f.EnumTag()))
-	}
 	if format := f.Format(); format != "" {
 		parts = append(parts, fmt.Sprintf("format:%q", format))
 	}
 	parts = append(parts, fmt.Sprintf("example:%q", f.Example()))
+	var rules []string
 	switch {
 	case kind == "request":
-		parts = append(parts, fmt.Sprintf("validate:%q", f.Validate()))
+		rules = append(rules, f.Validate())
 	case !f.Optional:
 		// Documents the field as always present in the answer.
-		parts = append(parts, `validate:"required"`)
+		rules = append(rules, "required")
+	case f.Type == "enum":
+		rules = append(rules, "omitempty")
+	}
+	if kind != "request" && f.Type == "enum" {
+		// Documents the values the answer may hold.
+		rules = append(rules, "oneof="+strings.Join(f.Values, " "))
+	}
+	if len(rules) > 0 {
+		parts = append(parts, fmt.Sprintf("validate:%q", strings.Join(rules, ",")))
 	}
 	return "`" + strings.Join(parts, " ") + "`"
 }

@@ -8,7 +8,7 @@
 // declaration is checked, and serves JSON, which is built on first use:
 //
 //	reg := openapi.New(openapi.Config{Title: "Users API", ServerURL: "/api"})
-//	err := reg.AddRoute(openapi.Route{
+//	op, err := reg.AddRoute(openapi.Route{
 //		Method: "GET", Path: "/api/users/:id", Summary: "Get a user",
 //		Input:  reflect.TypeFor[GetUserInput](),
 //		Output: reflect.TypeFor[dto.User](),

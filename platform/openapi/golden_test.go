@@ -28,7 +28,7 @@ type (
 		ID        int64     `json:"id" doc:"User id" example:"1" validate:"required"`
 		Email     string    `json:"email" format:"email" example:"ada@example.com" validate:"required"`
 		Name      string    `json:"name" validate:"required"`
-		Role      string    `json:"role" enum:"admin,member" validate:"required"`
+		Role      string    `json:"role" validate:"required,oneof=admin member"`
 		Active    bool      `json:"active" validate:"required"`
 		AvatarURL *string   `json:"avatar_url,omitempty" format:"uri" doc:"Avatar image, if uploaded"`
 		CreatedAt time.Time `json:"created_at" validate:"required"`
@@ -36,7 +36,7 @@ type (
 
 	ListUsersInput struct {
 		paging.Query
-		Role   string `query:"role" enum:"admin,member" doc:"Only users with this role"`
+		Role   string `query:"role" doc:"Only users with this role" validate:"omitempty,oneof=admin member"`
 		Search string `query:"q" doc:"Text to find in names and emails" validate:"omitempty,max=100"`
 		Active *bool  `query:"active" doc:"Only active or inactive users"`
 	}
@@ -96,7 +96,7 @@ type (
 	}
 
 	Health struct {
-		Status string `json:"status" enum:"ok" validate:"required"`
+		Status string `json:"status" validate:"required,oneof=ok"`
 	}
 )
 
@@ -187,7 +187,7 @@ func usersRegistry(t *testing.T) *openapi.Registry {
 		},
 	})
 	for _, rt := range usersAPI() {
-		if err := reg.AddRoute(rt); err != nil {
+		if _, err := reg.AddRoute(rt); err != nil {
 			t.Fatalf("AddRoute(%s %s): %v", rt.Method, rt.Path, err)
 		}
 	}

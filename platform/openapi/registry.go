@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
-
-	"github.com/asapjs/fiber-template/platform/internal/plan"
 )
 
 // ErrBuilt is returned by the calls that would change a document that has
@@ -200,23 +197,14 @@ func (r *Registry) Document() (*Document, error) {
 	return &doc, nil
 }
 
-// Operation returns the operation of the route declared with method and
-// path (as given to AddRoute) in doc, a document of r, or nil when r has no
-// such route.
-func (r *Registry) Operation(doc *Document, method, path string) *Operation {
-	template, _, err := plan.ParsePath(path)
-	if err != nil {
-		return nil
+// Checker returns a Checker of the built document's schemas, the very
+// values AddRoute returned and JSON rendered, so what a router checks is
+// what the document says. It builds the document first when JSON has not.
+func (r *Registry) Checker() (*Checker, error) {
+	if _, err := r.JSON(); err != nil {
+		return nil, err
 	}
-	base, _ := serverBase(r.cfg.ServerURL)
-	key, _ := relativePath(template, base)
-	item := doc.Paths[key]
-	if item == nil {
-		return nil
-	}
-	slot := item.slot(strings.ToUpper(method))
-	if slot == nil {
-		return nil
-	}
-	return *slot
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return NewChecker(r.document())
 }

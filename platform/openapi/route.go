@@ -78,7 +78,7 @@ type Route struct {
 // AddRoute adds the operation of rt. The declaration is checked and its
 // types reflected now, so that a bad route fails at start-up:
 //
-//	err := reg.AddRoute(openapi.Route{
+//	op, err := reg.AddRoute(openapi.Route{
 //		Method:  "GET",
 //		Path:    "/api/users/:id",
 //		Tag:     "users",
@@ -89,30 +89,34 @@ type Route struct {
 //		Auth:    true,
 //	})
 //
-// A failed call changes nothing. After the document is built, AddRoute
+// It returns the operation as the document holds it: the same parameters,
+// body schemas and limits the document renders, for a router to bind and
+// check requests by (with the Checker, once the document is built). A
+// failed call changes nothing. After the document is built, AddRoute
 // returns ErrBuilt.
-func (r *Registry) AddRoute(rt Route) error {
+func (r *Registry) AddRoute(rt Route) (*Operation, error) {
 	method := strings.ToUpper(rt.Method)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.json != nil {
-		return fmt.Errorf("add route %s %s: %w", method, rt.Path, ErrBuilt)
+		return nil, fmt.Errorf("add route %s %s: %w", method, rt.Path, ErrBuilt)
 	}
 	g := &gen{r: r}
-	if err := r.addRoute(g, method, rt); err != nil {
+	op, err := r.addRoute(g, method, rt)
+	if err != nil {
 		g.rollback()
-		return fmt.Errorf("openapi: route %s %s: %w", method, rt.Path, err)
+		return nil, fmt.Errorf("openapi: route %s %s: %w", method, rt.Path, err)
 	}
-	return nil
+	return op, nil
 }
 
-func (r *Registry) addRoute(g *gen, method string, rt Route) error {
+func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error) {
 	if !slices.Contains(methods, method) {
-		return fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
+		return nil, fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
 	}
 	template, params, err := plan.ParsePath(rt.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	base, root := serverBase(r.cfg.ServerURL)
 	key, outside := relativePath(template, base)
@@ -123,25 +127,25 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	item := r.paths[key]
 	if item != nil {
 		if *item.slot(method) != nil {
-			return fmt.Errorf("duplicate route: %s %s is already declared", method, key)
+			return nil, fmt.Errorf("duplicate route: %s %s is already declared", method, key)
 		}
 		if len(item.Servers) != len(servers) {
-			return fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
+			return nil, fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
 		}
 	}
 	shape := pathShape(key)
 	if other, ok := r.shapes[shape]; ok && other != key {
-		return fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
+		return nil, fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
 	}
 
 	id := rt.OperationID
 	if id == "" {
 		id = deriveOperationID(method, template)
 	} else if !operationIDRE.MatchString(id) {
-		return fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
+		return nil, fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
 	}
 	if other, ok := r.operationIDs[id]; ok {
-		return fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
+		return nil, fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
 	}
 
 	status := rt.Status
@@ -149,17 +153,17 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 		status = http.StatusOK
 	}
 	if status < 200 || status > 399 {
-		return fmt.Errorf("success status %d, want 2xx or 3xx", status)
+		return nil, fmt.Errorf("success status %d, want 2xx or 3xx", status)
 	}
 
 	for _, e := range rt.Errors {
 		if prev, ok := r.errors[e.Code]; ok && prev != e {
-			return fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
+			return nil, fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
 		}
 	}
 	in, err := g.input(rt, params)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if in.body != nil {
 		in.body.Limit = r.bodyLimit(rt, in.body)
@@ -167,7 +171,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	}
 	responses, err := g.responses(rt, status, in)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	op := &Operation{
 		Summary:     rt.Summary,
@@ -214,7 +218,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) error {
 	for _, role := range rt.Roles {
 		r.roles[role] = true
 	}
-	return nil
+	return op, nil
 }
 
 // bodyLimit is the limit of the request body rb of rt: the smallest of its

@@ -191,14 +191,14 @@ func TestSchemaForTags(t *testing.T) {
 		{"an int32 format narrows an int", reflect.TypeFor[struct {
 			F int `json:"f" format:"int32"`
 		}](), `{"type":"integer","format":"int32"}`, false},
-		{"enum values of a string are strings", reflect.TypeFor[struct {
-			F string `json:"f" enum:"a,b"`
+		{"oneof values of a string are strings", reflect.TypeFor[struct {
+			F string `json:"f" validate:"oneof=a b"`
 		}](), `{"type":"string","enum":["a","b"]}`, false},
-		{"enum values of an integer are numbers", reflect.TypeFor[struct {
-			F int `json:"f" enum:"1, 2,3"`
+		{"oneof values of an integer are numbers", reflect.TypeFor[struct {
+			F int `json:"f" validate:"oneof=1 2 3"`
 		}](), `{"type":"integer","format":"int64","enum":[1,2,3]}`, false},
-		{"enum values of a slice restrict its items", reflect.TypeFor[struct {
-			F []string `json:"f" enum:"x,y"`
+		{"oneof values after dive restrict a slice's items", reflect.TypeFor[struct {
+			F []string `json:"f" validate:"dive,oneof=x y"`
 		}](), `{"type":"array","items":{"type":"string","enum":["x","y"]}}`, false},
 		{"an example is typed", reflect.TypeFor[struct {
 			F float64 `json:"f" example:"1.5"`
@@ -338,9 +338,12 @@ func TestSchemaForRejects(t *testing.T) {
 		{"a map with integer keys is unsupported", reflect.TypeFor[struct {
 			ByID map[int]string `json:"by_id"`
 		}](), []string{"ByID", "map key type int"}},
-		{"an integer enum must hold integers", reflect.TypeFor[struct {
-			Level int `json:"level" enum:"low,high"`
-		}](), []string{"Level", "enum tag", `"low" is not an integer`}},
+		{"an integer oneof must hold integers", reflect.TypeFor[struct {
+			Level int `json:"level" validate:"oneof=low high"`
+		}](), []string{"Level", `"low" is not an integer`}},
+		{"the enum tag is refused: oneof states allowed values", reflect.TypeFor[struct {
+			Level string `json:"level" enum:"low,high"`
+		}](), []string{"Level", "enum tag", "oneof"}},
 		{"a boolean default must be a boolean", reflect.TypeFor[struct {
 			On bool `json:"on" default:"yes"`
 		}](), []string{"On", "default tag"}},

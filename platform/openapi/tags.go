@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -15,7 +16,6 @@ import (
 //
 //	doc:"..."        description
 //	format:"..."     format, overriding the one of the Go type
-//	enum:"a,b"       allowed values, typed by the schema's type
 //	example:"..."    example, typed likewise
 //	default:"..."    default, typed likewise
 //	minimum:"0"      minimum of a number
@@ -25,6 +25,10 @@ import (
 //
 // Explicit tags are applied after validate, so they win over it.
 func applyTags(s *Schema, tag reflect.StructTag) (*Schema, bool, error) {
+	if _, ok := tag.Lookup("enum"); ok {
+		// One way to state allowed values: the rule that enforces them.
+		return nil, false, errors.New(`enum tag: state allowed values with validate:"oneof=a b" (the document's enum comes from it)`)
+	}
 	required, err := applyValidate(s, tag.Get("validate"))
 	if err != nil {
 		return nil, false, err
@@ -45,14 +49,6 @@ func applyTags(s *Schema, tag reflect.StructTag) (*Schema, bool, error) {
 	}
 	if v, ok := tag.Lookup("format"); ok {
 		s.Format = v
-	}
-	if v, ok := tag.Lookup("enum"); ok {
-		target := enumTarget(s)
-		vals, err := parseList(strings.Split(v, ","), target)
-		if err != nil {
-			return nil, false, fmt.Errorf("enum tag: %w", err)
-		}
-		target.Enum = vals
 	}
 	for _, name := range []string{"example", "default"} {
 		v, ok := tag.Lookup(name)

@@ -86,8 +86,8 @@ func maxPageOf(total, limit int) int {
 	return (total+limit-1)/limit - 1
 }
 
-// Map converts every item of page with fn and keeps the envelope, the seed's
-// pagingMap.
+// Map converts every item of page with fn and keeps the envelope: a page of
+// models becomes a page of DTOs.
 func Map[T, U any](page Page[T], fn func(T) U) Page[U] {
 	out := make([]U, len(page.Data))
 	for i, v := range page.Data {

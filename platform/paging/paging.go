@@ -31,7 +31,7 @@ type Paging struct {
 // Offset returns the number of rows before the page: Limit * Page.
 func (p Paging) Offset() int { return p.Limit * p.Page }
 
-// Query is the built-in paging query, the seed's PaginationQueryDto. A list
+// Query is the built-in paging query (page and limit). A list
 // route's query type embeds it to document page and limit next to its own
 // filters; the values a handler uses are the ones in its Paging.
 type Query struct {

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
-	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -119,22 +118,13 @@ func effective(s *openapi.Schema) *openapi.Schema {
 	return nil
 }
 
-// field returns the address of f in the input at in.
-func (b *binding) field(in unsafe.Pointer, f *plan.Field) unsafe.Pointer {
-	if f.Direct {
-		return unsafe.Add(in, f.Offset)
-	}
-	return reflect.NewAt(b.plan.Type, in).Elem().FieldByIndex(f.Index).Addr().UnsafePointer()
-}
-
 // bind fills the input at in from the request and checks it against the
 // document: a value that cannot be parsed is a 400 naming its field, and
 // values that break documented rules are one 422 naming every field.
-func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error {
+func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error {
 	if len(b.plan.Allocs) > 0 {
-		v := reflect.NewAt(b.plan.Type, in).Elem()
 		for _, idx := range b.plan.Allocs {
-			if fv := v.FieldByIndex(idx); fv.IsNil() {
+			if fv := in.FieldByIndex(idx); fv.IsNil() {
 				fv.Set(reflect.New(fv.Type().Elem()))
 			}
 		}
@@ -144,7 +134,7 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 		if f.Paging == "limit" {
 			v = pg.Limit
 		}
-		*(*int)(b.field(in, f)) = v
+		in.FieldByIndex(f.Index).SetInt(int64(v))
 	}
 	var bad []openapi.Violation
 	for _, p := range b.path {
@@ -154,7 +144,7 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 			return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, "is not a valid percent-encoded value")
 		}
 		raw := []byte(value)
-		if err := p.bindOne(b.field(in, p.f), raw); err != nil {
+		if err := p.bindOne(in.FieldByIndex(p.f.Index), raw); err != nil {
 			return err
 		}
 		bad = b.checkOne(p, raw, bad)
@@ -170,7 +160,7 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 	}
 	if b.body != nil {
 		var err error
-		if bad, err = b.body.bind(b, fc, unsafe.Add(in, b.plan.Body.Offset), bad); err != nil {
+		if bad, err = b.body.bind(b, fc, in.FieldByIndex(b.plan.Body.Struct.Index), bad); err != nil {
 			return err
 		}
 	}
@@ -180,15 +170,23 @@ func (b *binding) bind(fc *fiber.Ctx, in unsafe.Pointer, pg paging.Paging) error
 	return nil
 }
 
-// bindValues binds and checks a query or form field from src; absent or
-// empty values leave the field as it is.
-func (b *binding) bindValues(p *param, base unsafe.Pointer, src values, bad []openapi.Violation) ([]openapi.Violation, error) {
+// emptyMessage is what an empty query value is told: the document does
+// not allow empty values (allowEmptyValue is false), so q= is not "no q".
+const emptyMessage = "must not be empty"
+
+// bindValues binds and checks a query or form field from src. An absent
+// value leaves the field as it is; so does an empty form value (a blank
+// form input), while an empty query value is a 400.
+func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if !p.f.Multi {
 		raw := src.Peek(p.f.Name)
 		if len(raw) == 0 {
+			if p.f.In == plan.InQuery && len(src.PeekMulti(p.f.Name)) > 0 {
+				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
+			}
 			return p.absent(bad), nil
 		}
-		if err := p.bindOne(b.fieldOrForm(base, p.f), raw); err != nil {
+		if err := p.bindOne(base.FieldByIndex(p.f.Index), raw); err != nil {
 			return bad, err
 		}
 		return b.checkOne(p, raw, bad), nil
@@ -198,11 +196,14 @@ func (b *binding) bindValues(p *param, base unsafe.Pointer, src values, bad []op
 		return p.absent(bad), nil
 	}
 	for _, raw := range raws {
+		if len(raw) == 0 && p.f.In == plan.InQuery {
+			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
+		}
 		if bytes.IndexByte(raw, 0) >= 0 {
 			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
 		}
 	}
-	if err := p.setMulti(b.fieldOrForm(base, p.f), raws); err != nil {
+	if err := p.setMulti(base.FieldByIndex(p.f.Index), raws); err != nil {
 		return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
 	}
 	return b.check(p, raws, bad), nil
@@ -216,25 +217,16 @@ func (p *param) absent(bad []openapi.Violation) []openapi.Violation {
 	return bad
 }
 
-// fieldOrForm is the address of f: in the input for path and query
-// fields, in the body for form fields.
-func (b *binding) fieldOrForm(base unsafe.Pointer, f *plan.Field) unsafe.Pointer {
-	if f.In == plan.InForm {
-		return unsafe.Add(base, f.Offset)
-	}
-	return b.field(base, f)
-}
-
 // nulMessage is what a value holding a NUL character is told: no database
 // stores one in text.
 const nulMessage = "must not contain NUL characters"
 
 // bindOne parses raw into the field at ptr.
-func (p *param) bindOne(ptr unsafe.Pointer, raw []byte) error {
+func (p *param) bindOne(v reflect.Value, raw []byte) error {
 	if bytes.IndexByte(raw, 0) >= 0 {
 		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
 	}
-	if err := p.set(ptr, raw); err != nil {
+	if err := p.set(v, raw); err != nil {
 		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
 	}
 	return nil
@@ -265,8 +257,7 @@ func (b *binding) checkOne(p *param, raw []byte, bad []openapi.Violation) []open
 	if p.schema == nil || b.checker == nil {
 		return bad
 	}
-	// The bytes are the request's and outlive the check: viewed, not copied.
-	return b.checker.CheckText(p.schema, unsafe.String(unsafe.SliceData(raw), len(raw)), p.f.Name, bad)
+	return b.checker.CheckText(p.schema, string(raw), p.f.Name, bad)
 }
 
 // textValue is a parsed text value as JSON would carry it, for the schema

@@ -122,6 +122,13 @@ func TestQueryIsBoundByKind(t *testing.T) {
 		{"a non-boolean flag", "?active=maybe", "active"},
 		{"a non-number ratio", "?ratio=half", "ratio"},
 		{"a non-integer in a slice", "?id=1&id=x", "id"},
+		// The document does not allow empty values, so an empty one is
+		// refused, not taken for an absent one.
+		{"an empty flag", "?active=", "active"},
+		{"a flag without a value", "?active", "active"},
+		{"an empty enum", "?role=", "role"},
+		{"an empty string", "?q=", "q"},
+		{"an empty item of a slice", "?tag=a&tag=", "tag"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name+" is a 400 naming the field", func(t *testing.T) {

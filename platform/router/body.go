@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -76,7 +75,7 @@ func (b *bodyBinding) document(rb *openapi.RequestBody) {
 // bind decodes the body into dst, appending the violations of its
 // documented rules to bad. Its media type, charset, encoding and declared
 // length are checked before a byte of it is read.
-func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []openapi.Violation) ([]openapi.Violation, error) {
 	h := &fc.Request().Header
 	ct, params := splitMediaType(h.ContentType())
 	switch {
@@ -143,7 +142,7 @@ func tooLarge(limit int) error {
 // declare its length, which the limit was checked against: a multipart
 // body is parsed as it streams in, and one sent in chunks could fill the
 // disk.
-func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if fc.Request().Header.ContentLength() < 0 {
 		return bad, problem.New(http.StatusLengthRequired, "A multipart body must be sent with a Content-Length.")
 	}
@@ -170,7 +169,7 @@ func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst unsafe.Point
 // documented rule are seen as the client sent them, and a value of the
 // wrong shape is refused without being decoded; only a body that passed
 // is decoded into the Go type.
-func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe.Pointer, bad []openapi.Violation) ([]openapi.Violation, error) {
+func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst reflect.Value, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	}
@@ -187,7 +186,7 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst unsafe
 			return bad, nil // a 422 whatever the Go value would be
 		}
 	}
-	if err := jsonv2.Unmarshal(body, reflect.NewAt(b.plan.Type, dst).Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
+	if err := jsonv2.Unmarshal(body, dst.Addr().Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
 		return bad, jsonProblem(err)
 	}
 	return bad, nil
@@ -256,7 +255,7 @@ func isIndex(tok string) bool {
 }
 
 // bindFiles sets a file field from the multipart form.
-func bindFiles(p *param, form *multipart.Form, dst unsafe.Pointer, bad []openapi.Violation) []openapi.Violation {
+func bindFiles(p *param, form *multipart.Form, dst reflect.Value, bad []openapi.Violation) []openapi.Violation {
 	files := form.File[p.f.Name]
 	if len(files) == 0 {
 		if p.required {
@@ -264,11 +263,10 @@ func bindFiles(p *param, form *multipart.Form, dst unsafe.Pointer, bad []openapi
 		}
 		return bad
 	}
-	ptr := unsafe.Add(dst, p.f.Offset)
 	if p.f.Multi {
-		*(*[]*multipart.FileHeader)(ptr) = files
+		dst.FieldByIndex(p.f.Index).Set(reflect.ValueOf(files))
 	} else {
-		*(**multipart.FileHeader)(ptr) = files[0]
+		dst.FieldByIndex(p.f.Index).Set(reflect.ValueOf(files[0]))
 	}
 	return bad
 }

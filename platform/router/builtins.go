@@ -13,7 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/docs"
-	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -26,9 +26,9 @@ type RootMessage struct {
 // HealthStatus is the body of GET /health-check.
 type HealthStatus struct {
 	// Status is "ok" when the service and its database can serve.
-	Status string `json:"status" doc:"Service status" enum:"ok" validate:"required"`
+	Status string `json:"status" doc:"Service status" validate:"required,oneof=ok"`
 	// Database is "ok", or "not configured" without a database extension.
-	Database string `json:"database" doc:"Database status" enum:"ok,not configured" validate:"required"`
+	Database string `json:"database" doc:"Database status" validate:"required,oneof=ok 'not configured'"`
 }
 
 // systemTag is the documentation tag of the built-in routes.
@@ -71,7 +71,7 @@ func (r *Router) healthCheck(c *Ctx, _ *struct{}) (*HealthStatus, error) {
 	defer cancel()
 	if err := r.health.CheckHealth(ctx); err != nil {
 		r.cfg.Logger.Error("health check failed",
-			slog.String("request_id", requestID(c.Fiber())),
+			slog.String("request_id", requestid.From(c.Fiber())),
 			slog.String("extension", r.health.Name()),
 			slog.Any("error", err))
 		return nil, errDatabaseUnavailable.WithDetail("The database did not answer the health check.")
@@ -131,23 +131,15 @@ func (r *Router) buildSpec() error {
 // documentBindings hands every route the schemas the built document gives
 // its input, so that requests are checked against what is documented.
 func (r *Router) documentBindings() error {
-	doc, err := r.spec.Document()
-	if err != nil {
-		return fmt.Errorf("router: read the built spec: %w", err)
-	}
-	checker, err := openapi.NewChecker(doc)
+	checker, err := r.spec.Checker()
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
 	for _, rb := range r.bindings {
-		op := r.spec.Operation(doc, rb.method, rb.path)
-		if op == nil {
-			return fmt.Errorf("router: route %s %s is missing from the spec", rb.method, rb.path)
-		}
-		rb.binding.document(op, checker)
-		if body := op.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
+		rb.binding.document(rb.op, checker)
+		if body := rb.op.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
 			r.cfg.Logger.Debug("a member of the route's body schema has no bound (maxLength, maxItems, a closed object): the server's body limit applies",
-				slog.String("route", rb.method+" "+rb.path), slog.Int64("limit", body.Limit))
+				slog.String("route", rb.name), slog.Int64("limit", body.Limit))
 		}
 	}
 	return nil

@@ -11,10 +11,8 @@ import (
 	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// Name identifies the plugin.
-const Name = "@asapjs/router"
-
-// APIDocs holds the documentation settings, the seed's apidocs table.
+// APIDocs holds the documentation settings: the document's info, servers
+// and the docs UI.
 type APIDocs struct {
 	// Name is the API title shown at the top of the docs UI.
 	//

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Controller groups the routes of one resource: the seed's controller with
-// its base path, documentation tag and routes.
+// Controller groups the routes of one resource under a base path and a
+// documentation tag.
 type Controller interface {
 	// BasePath is the route prefix of the controller, e.g. "/users".
 	BasePath() string
@@ -83,13 +83,15 @@ func (r *Router) add(rt Route) error {
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	h, spec, err := rt.build(r, rt.path, o)
+	h, spec, bind, err := rt.build(r, rt.path, o)
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	if err := r.spec.AddRoute(spec); err != nil {
+	op, err := r.spec.AddRoute(spec)
+	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
+	r.bindings = append(r.bindings, routeBinding{name: name, op: op, binding: bind})
 	r.routes[key] = name
 	r.app.Add(rt.method, rt.path, append(o.middleware[:len(o.middleware):len(o.middleware)], h)...)
 	return nil

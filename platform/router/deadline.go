@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -43,7 +44,7 @@ func (r *Router) unavailableProblem(c *fiber.Ctx, err error) (p *problem.Problem
 		return nil, false
 	}
 	r.cfg.Logger.Warn("request unavailable",
-		slog.String("request_id", requestID(c)),
+		slog.String("request_id", requestid.From(c)),
 		slog.String("method", c.Method()),
 		slog.String("path", c.Path()),
 		slog.String("code", p.Code),

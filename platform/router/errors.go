@@ -7,14 +7,23 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/middleware/requestid"
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// handleError is the final error handler: every error becomes problem
-// details. Declared errors and problems are answered as they are, Fiber's
-// own errors keep their status with a fixed detail, a request that ran out
-// of time or met an outage of a dependency is a 503 with Retry-After, and
-// anything else is a 500 whose cause goes to the log only.
+// handleError turns an error into its answer, the only place that does.
+// The answering middleware (answerErrors) calls it for everything routes
+// and middleware return, and Fiber for what fails before the chain (a
+// body over the server's limit, an unparsable request). An error maps to
+// its problem by the first row that matches:
+//
+//	*problem.Error, *problem.Problem  as declared
+//	*paging.FieldError                400 naming the paging field (page, limit, cursor)
+//	*fiber.Error 4xx                  its status, with a fixed detail
+//	context.DeadlineExceeded          503 request_timeout, Retry-After
+//	an outage (OutageDetector)        503 service_unavailable, Retry-After
+//	anything else, panics included    500; the cause goes to the log only
 func (r *Router) handleError(c *fiber.Ctx, err error) error {
 	p := r.problemOf(c, err)
 	if p.Status == http.StatusServiceUnavailable {
@@ -28,6 +37,7 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 	var (
 		declared *problem.Error
 		p        *problem.Problem
+		pf       *paging.FieldError
 		fe       *fiber.Error
 	)
 	switch {
@@ -35,6 +45,8 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		return declared.Problem()
 	case errors.As(err, &p):
 		return p
+	case errors.As(err, &pf):
+		return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+pf.Field+": "+pf.Message+".", pf.Field, pf.Message)
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
 	}
@@ -42,11 +54,11 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		return p
 	}
 	r.cfg.Logger.Error("request failed",
-		slog.String("request_id", requestID(c)),
+		slog.String("request_id", requestid.From(c)),
 		slog.String("method", c.Method()),
 		slog.String("path", c.Path()),
 		slog.Any("error", err))
-	return problem.New(http.StatusInternalServerError, "The server could not complete the request; it has been logged with request id "+requestID(c)+".")
+	return problem.New(http.StatusInternalServerError, "The server could not complete the request; it has been logged with request id "+requestid.From(c)+".")
 }
 
 // fiberDetail gives Fiber's client errors a fixed detail, so nothing the

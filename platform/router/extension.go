@@ -16,8 +16,8 @@ type Extension interface {
 	Name() string
 }
 
-// SchemaRegistry is the part of the spec registry handed to extensions: the
-// seed's schema-registration and reference-building functions.
+// SchemaRegistry is the part of the spec registry handed to extensions: it
+// registers component schemas and builds references to them.
 type SchemaRegistry interface {
 	// AddSchema registers a raw component schema under name.
 	AddSchema(name string, s *openapi.Schema) error

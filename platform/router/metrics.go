@@ -67,18 +67,14 @@ func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {
 	return m, nil
 }
 
-// measure is the middleware that counts and times every request. An
-// error from below is answered here, so the status counted is the one the
-// client gets.
+// measure is the middleware that counts and times every request, above
+// the one that answers errors, so the status counted is the one the client
+// gets.
 func (r *Router) measure(c *fiber.Ctx) error {
 	start := time.Now()
 	r.metrics.inFlight.Inc()
 	defer r.metrics.inFlight.Dec()
-	if err := c.Next(); err != nil {
-		if err := r.handleError(c, err); err != nil {
-			return err
-		}
-	}
+	err := c.Next()
 	method := methodLabel(c.Method())
 	path := c.Route().Path
 	if !r.metrics.templates[method][path] {
@@ -87,7 +83,7 @@ func (r *Router) measure(c *fiber.Ctx) error {
 	status := strconv.Itoa(c.Response().StatusCode())
 	r.metrics.requests.WithLabelValues(method, path, status).Inc()
 	r.metrics.duration.WithLabelValues(method, path, status).Observe(time.Since(start).Seconds())
-	return nil
+	return err
 }
 
 // methodLabel is the label of a request method: one of the standard

@@ -42,7 +42,6 @@ func TestPagingIsParsedOnPagedRoutes(t *testing.T) {
 		want        pagingEcho
 	}{
 		{"defaults apply when both are absent", "", pagingEcho{0, 20}},
-		{"empty values take the defaults", "?page=&limit=", pagingEcho{0, 20}},
 		{"explicit values are used", "?page=3&limit=7", pagingEcho{3, 7}},
 		{"the configured maximum is accepted", "?limit=50", pagingEcho{0, 50}},
 		{"an encoded plus sign is base 10", "?page=%2B2", pagingEcho{2, 20}},
@@ -77,6 +76,9 @@ func TestPagingIsParsedOnPagedRoutes(t *testing.T) {
 		{"a lone sign", "?page=-", "page"},
 		{"a space", "?limit=%201", "limit"},
 		{"a plus that decodes to a space", "?page=+2", "page"},
+		// The document does not allow empty values: page= is not "no page".
+		{"an empty page", "?page=&limit=5", "page"},
+		{"an empty limit", "?limit", "limit"},
 	}
 	for _, tc := range bad {
 		t.Run("GET rejects "+tc.name, func(t *testing.T) {

@@ -5,13 +5,14 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // ProbeStatus is the body of GET /livez and of a ready GET /readyz.
 type ProbeStatus struct {
 	// Status is "ok".
-	Status string `json:"status" doc:"Probe status" enum:"ok" validate:"required"`
+	Status string `json:"status" doc:"Probe status" validate:"required,oneof=ok"`
 }
 
 // Problems of GET /readyz.
@@ -61,7 +62,7 @@ func (r *Router) ready(c *Ctx, _ *struct{}) (*ProbeStatus, error) {
 
 func (r *Router) logNotReady(c *Ctx, ext Extension, err error) {
 	r.cfg.Logger.Warn("not ready",
-		slog.String("request_id", requestID(c.Fiber())),
+		slog.String("request_id", requestid.From(c.Fiber())),
 		slog.String("extension", ext.Name()),
 		slog.Any("error", err))
 }

@@ -6,14 +6,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
-	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // Handler is a typed route handler. In is a struct whose fields tagged
@@ -33,7 +31,7 @@ type Route struct {
 	opts   []Option
 	// build turns the declaration into its handler and spec entry once the
 	// router and the full path are known.
-	build func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, error)
+	build func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, *binding, error)
 }
 
 // Get declares a GET route.
@@ -67,7 +65,7 @@ func Delete[In, Out any](path string, h Handler[In, Out], opts ...Option) Route 
 
 func declare[In, Out any](method, path string, h Handler[In, Out], opts []Option) Route {
 	return Route{method: method, path: path, opts: opts,
-		build: func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, error) {
+		build: func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, *binding, error) {
 			return buildRoute(r, method, fullPath, h, o)
 		}}
 }
@@ -75,26 +73,26 @@ func declare[In, Out any](method, path string, h Handler[In, Out], opts []Option
 // buildRoute does all reflection for a route once: the plan of In, the
 // binding made from it, the spec entry documenting the same plan, and the
 // handler that runs the binding per request.
-func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, openapi.Route, error) {
+func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, openapi.Route, *binding, error) {
 	if h == nil {
-		return nil, openapi.Route{}, fmt.Errorf("nil handler")
+		return nil, openapi.Route{}, nil, fmt.Errorf("nil handler")
 	}
 	inType := reflect.TypeFor[In]()
 	outType := reflect.TypeFor[Out]()
 	_, params, err := plan.ParsePath(fullPath)
 	if err != nil {
-		return nil, openapi.Route{}, err
+		return nil, openapi.Route{}, nil, err
 	}
 	p, err := plan.Analyze(inType, params, o.contentTypes)
 	if err != nil {
-		return nil, openapi.Route{}, err
+		return nil, openapi.Route{}, nil, err
 	}
 	bind, err := newBinding(p, r.cfg.BodyLimit, o.decompress)
 	if err != nil {
-		return nil, openapi.Route{}, err
+		return nil, openapi.Route{}, nil, err
 	}
 	if (o.auth || o.optionalAuth) && len(r.cfg.JWTSecret) == 0 {
-		return nil, openapi.Route{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
+		return nil, openapi.Route{}, nil, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
 	}
 	if outType == reflect.TypeFor[NoContent]() {
 		if o.status == http.StatusOK {
@@ -140,7 +138,6 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
 	}
-	r.bindings = append(r.bindings, routeBinding{method: method, path: fullPath, binding: bind})
 
 	var (
 		maxLimit = r.cfg.MaxLimit
@@ -183,13 +180,20 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
 		if paged {
 			args := fc.Context().QueryArgs()
+			page, limit := args.Peek("page"), args.Peek("limit")
+			if len(page) == 0 && args.Has("page") {
+				return &paging.FieldError{Field: "page", Message: emptyMessage}
+			}
+			if len(limit) == 0 && args.Has("limit") {
+				return &paging.FieldError{Field: "limit", Message: emptyMessage}
+			}
 			var err error
-			if pg, err = paging.Parse(args.Peek("page"), args.Peek("limit"), maxLimit); err != nil {
-				return pagingProblem(err)
+			if pg, err = paging.Parse(page, limit, maxLimit); err != nil {
+				return err
 			}
 		}
 		c.fc, c.paging = fc, pg
-		if err := bind.bind(fc, unsafe.Pointer(in), pg); err != nil {
+		if err := bind.bind(fc, reflect.ValueOf(in).Elem(), pg); err != nil {
 			return err
 		}
 		out, err := h(c, in)
@@ -202,20 +206,14 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		fc.Status(status)
 		return fc.JSON(out)
 	}
-	return handler, spec, nil
+	return handler, spec, bind, nil
 }
 
-// routeBinding is a route's binding with what identifies it in the spec.
+// routeBinding is a route's binding with the operation the document
+// holds for it.
 type routeBinding struct {
-	method, path string
-	binding      *binding
-}
-
-// pagingProblem answers a bad page or limit with a 400 naming the field.
-func pagingProblem(err error) error {
-	fe, ok := err.(*paging.FieldError)
-	if !ok {
-		return problem.New(http.StatusBadRequest, err.Error())
-	}
-	return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".", fe.Field, fe.Message)
+	// name is the route, "GET /api/users/:id".
+	name    string
+	op      *openapi.Operation
+	binding *binding
 }

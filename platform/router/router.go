@@ -30,7 +30,6 @@ type Router struct {
 	readiness []ReadinessChecker
 	// draining is set by Drain: /readyz answers 503.
 	draining atomic.Bool
-	ids      *requestIDs
 	routes   map[string]string
 	// clientIP makes the client address available to clientip.From.
 	clientIP fiber.Handler
@@ -45,7 +44,7 @@ type Router struct {
 	tracing *httpTracing
 }
 
-// New builds the application in the seed's start-up order: (1) extension
+// New builds the application in a fixed start-up order: (1) extension
 // wiring, (2) middleware, (3) controller mounting, (4) built-in endpoints,
 // (5) the final error handler. Bad declarations fail here, never at request
 // time.
@@ -67,11 +66,7 @@ func New(cfg Config) (*Router, error) {
 	if len(cfg.JWTSecret) > 0 {
 		r.verify = newVerifier(cfg.JWTSecret)
 	}
-	ids, err := newRequestIDs()
-	if err != nil {
-		return nil, err
-	}
-	r.ids = ids
+
 	if r.clientIP, err = clientip.New(clientip.Config{TrustedProxies: cfg.TrustedProxies, Header: cfg.ProxyHeader}); err != nil {
 		return nil, fmt.Errorf("router: Config.TrustedProxies: %w", err)
 	}
@@ -110,7 +105,9 @@ func New(cfg Config) (*Router, error) {
 	if err := r.wireExtensions(); err != nil { // (1)
 		return nil, err
 	}
-	r.useMiddleware()                   // (2)
+	if err := r.useMiddleware(); err != nil { // (2)
+		return nil, err
+	}
 	for _, c := range cfg.Controllers { // (3)
 		if err := r.mount(c); err != nil {
 			return nil, err

@@ -36,13 +36,9 @@ type Field struct {
 	// Struct is the Go field, with its tags.
 	Struct reflect.StructField
 	// Index leads from the input (or from the body, for form fields) to
-	// the field, through embedded structs and pointers to them.
+	// the field, through embedded structs and pointers to them (which
+	// binding allocates: see Input.Allocs).
 	Index []int
-	// Offset is the field's offset from the start of the input (or body)
-	// when Direct; Direct is false when the way passes through a pointer,
-	// which binding allocates.
-	Offset uintptr
-	Direct bool
 	// Multi reports a slice bound from repeated values (query and form).
 	Multi bool
 	// File reports a multipart file field (*multipart.FileHeader, or a
@@ -57,8 +53,7 @@ type Field struct {
 type Body struct {
 	Struct reflect.StructField
 	// Type is the body's type, pointers removed.
-	Type   reflect.Type
-	Offset uintptr
+	Type reflect.Type
 	// MediaTypes are the accepted media types, MediaJSON when none was
 	// declared.
 	MediaTypes []string
@@ -135,7 +130,7 @@ func Analyze(t reflect.Type, params []string, mediaTypes []string) (*Input, erro
 		return nil, fmt.Errorf("input type %s is not a struct", t)
 	}
 	a := &analysis{in: &Input{Type: t}, names: map[Location]map[string]string{}}
-	if err := a.walk(t, nil, 0, true, map[reflect.Type]bool{}); err != nil {
+	if err := a.walk(t, nil, map[reflect.Type]bool{}); err != nil {
 		return nil, fmt.Errorf("input type %s: %w", t, err)
 	}
 	in := a.in
@@ -164,7 +159,7 @@ type analysis struct {
 	names map[Location]map[string]string
 }
 
-func (a *analysis) walk(t reflect.Type, index []int, base uintptr, direct bool, visiting map[reflect.Type]bool) error {
+func (a *analysis) walk(t reflect.Type, index []int, visiting map[reflect.Type]bool) error {
 	if visiting[t] {
 		return nil
 	}
@@ -188,7 +183,7 @@ func (a *analysis) walk(t reflect.Type, index []int, base uintptr, direct bool, 
 				if viaPointer {
 					a.in.Allocs = append(a.in.Allocs, idx)
 				}
-				if err := a.walk(ft, idx, base+sf.Offset, direct && !viaPointer, visiting); err != nil {
+				if err := a.walk(ft, idx, visiting); err != nil {
 					return err
 				}
 				continue
@@ -200,7 +195,7 @@ func (a *analysis) walk(t reflect.Type, index []int, base uintptr, direct bool, 
 			}
 			continue
 		}
-		f := &Field{Struct: sf, Index: idx, Offset: base + sf.Offset, Direct: direct}
+		f := &Field{Struct: sf, Index: idx}
 		switch {
 		case isPath && isQuery:
 			return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
@@ -239,7 +234,7 @@ func (a *analysis) walk(t reflect.Type, index []int, base uintptr, direct bool, 
 			if sf.Type.Kind() == reflect.Pointer {
 				return errors.New("the Body field must not be a pointer: the body is required")
 			}
-			a.in.Body = &Body{Struct: sf, Type: bt, Offset: sf.Offset}
+			a.in.Body = &Body{Struct: sf, Type: bt}
 		}
 	}
 	return nil
@@ -336,7 +331,7 @@ func (a *analysis) body(mediaTypes []string) error {
 		if skip || !sf.IsExported() {
 			continue
 		}
-		f := &Field{Name: name, In: InForm, Struct: sf, Index: []int{i}, Offset: sf.Offset, Direct: true}
+		f := &Field{Name: name, In: InForm, Struct: sf, Index: []int{i}}
 		switch sf.Type {
 		case fileHeaderType, fileHeadersType:
 			if !slices.Contains(mediaTypes, MediaMultipart) {

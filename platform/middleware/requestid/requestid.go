@@ -1,0 +1,107 @@
+// Package requestid gives every request an id, in the shape of Fiber's
+// middleware (Config, ConfigDefault, New): the caller's X-Request-ID when it
+// is safe to log and echo, else a new one, set on the response where From
+// reads it back.
+//
+// It differs from Fiber's own requestid middleware in two ways that matter
+// at the edge: an incoming id is taken only when it is short and made of
+// letters, digits and -_.: (so no client can put a line break or a
+// megabyte into the logs), and a new id is a per-process random prefix and a
+// counter, unique across restarts and made without an allocation.
+package requestid
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Config configures the middleware.
+type Config struct {
+	// Next skips the middleware when it returns true. Default: nil.
+	Next func(c *fiber.Ctx) bool
+	// Header is the request and response header of the id. Default:
+	// X-Request-ID.
+	Header string
+	// Generator appends a new id to dst. Default: a random prefix made
+	// once by New and a counter.
+	Generator func(dst []byte) []byte
+}
+
+// ConfigDefault is the default configuration; its Generator is made by New.
+var ConfigDefault = Config{Header: fiber.HeaderXRequestID}
+
+// MaxLength is the longest incoming id that is kept.
+const MaxLength = 64
+
+// New returns the middleware, or an error when the random prefix of the
+// default generator cannot be made.
+func New(config ...Config) (fiber.Handler, error) {
+	cfg := ConfigDefault
+	if len(config) > 0 {
+		cfg = config[0]
+	}
+	if cfg.Header == "" {
+		cfg.Header = ConfigDefault.Header
+	}
+	if cfg.Generator == nil {
+		gen, err := counter()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Generator = gen
+	}
+	return func(c *fiber.Ctx) error {
+		if cfg.Next != nil && cfg.Next(c) {
+			return c.Next()
+		}
+		if in := c.Request().Header.Peek(cfg.Header); Valid(in) {
+			c.Response().Header.SetBytesV(cfg.Header, in)
+		} else {
+			var buf [40]byte
+			c.Response().Header.SetBytesV(cfg.Header, cfg.Generator(buf[:0]))
+		}
+		return c.Next()
+	}, nil
+}
+
+// From returns the id the middleware gave the request, read from the
+// response header of the default configuration.
+func From(c *fiber.Ctx) string {
+	return string(c.Response().Header.Peek(ConfigDefault.Header))
+}
+
+// Valid reports whether an incoming id is safe to log and echo: 1 to
+// MaxLength bytes of letters, digits and -_.:
+func Valid(id []byte) bool {
+	if len(id) == 0 || len(id) > MaxLength {
+		return false
+	}
+	for _, c := range id {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// counter returns a generator of ids made of a random prefix and a
+// counter, both its own.
+func counter() (func([]byte) []byte, error) {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("requestid: random prefix: %w", err)
+	}
+	prefix := hex.EncodeToString(b) + "-"
+	var n atomic.Uint64
+	return func(dst []byte) []byte {
+		dst = append(dst, prefix...)
+		return strconv.AppendUint(dst, n.Add(1), 10)
+	}, nil
+}
