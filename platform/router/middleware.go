@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cors"
+	"github.com/gofiber/fiber/v2/middleware/helmet"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"github.com/asapjs/fiber-template/platform/middleware/accesslog"
@@ -18,7 +19,7 @@ import (
 //	client address   clientip, from trusted proxies only
 //	span             tracing, when on: everything below is in the request's span
 //	request id       requestid
-//	nosniff          no answer may be sniffed into another media type
+//	security headers helmet: nosniff, no framing by other sites, no referrer, isolation
 //	access log       LogRequests: one line with the status the client got
 //	metrics          Metrics: counted and timed with that status
 //	errors           the one place an error becomes an answer (handleError)
@@ -38,7 +39,7 @@ func (r *Router) useMiddleware() error {
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
-	r.app.Use(ids, nosniff)
+	r.app.Use(ids, helmet.New())
 	if r.cfg.LogRequests {
 		r.app.Use(accesslog.New(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs}))
 	}
@@ -61,12 +62,6 @@ func (r *Router) useMiddleware() error {
 		}
 	}
 	return nil
-}
-
-// nosniff marks every answer as meaning exactly the media type it says.
-func nosniff(c *fiber.Ctx) error {
-	c.Response().Header.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	return c.Next()
 }
 
 // answerErrors is where an error from anything below, a handler, the

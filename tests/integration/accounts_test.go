@@ -227,14 +227,29 @@ func TestSessions(t *testing.T) {
 			a.send(t, req{method: http.MethodDelete, path: "/api/users/" + itoa(id), token: token}).wantStatus(t, http.StatusNoContent)
 			a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}).wantProblem(t, http.StatusUnauthorized)
 		})
-		t.Run("every response says nosniff and authenticated ones no-store", func(t *testing.T) {
+		t.Run("every response carries the security headers and authenticated ones no-store", func(t *testing.T) {
 			token := a.login(t, "s@example.com", "member-pass-1234")
-			res := a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token})
-			if res.header.Get("Cache-Control") != "no-store" || res.header.Get("X-Content-Type-Options") != "nosniff" {
-				t.Errorf("headers %v", res.header)
+			secure := map[string]string{
+				"X-Content-Type-Options":       "nosniff",
+				"X-Frame-Options":              "SAMEORIGIN",
+				"Referrer-Policy":              "no-referrer",
+				"Cross-Origin-Resource-Policy": "same-origin",
 			}
-			if res := a.send(t, req{method: http.MethodGet, path: "/api/nowhere"}); res.header.Get("X-Content-Type-Options") != "nosniff" {
-				t.Errorf("404 headers %v", res.header)
+			answers := map[string]response{
+				"an answer":   a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}),
+				"a 404":       a.send(t, req{method: http.MethodGet, path: "/api/nowhere"}),
+				"a 401":       a.send(t, req{method: http.MethodGet, path: "/api/users/me"}),
+				"a 400 input": a.send(t, req{method: http.MethodGet, path: "/api/users/x", token: token}),
+			}
+			if got := answers["an answer"].header.Get("Cache-Control"); got != "no-store" {
+				t.Errorf("an authenticated answer has Cache-Control %q", got)
+			}
+			for name, res := range answers {
+				for header, want := range secure {
+					if got := res.header.Get(header); got != want {
+						t.Errorf("%s: %s = %q, want %q", name, header, got, want)
+					}
+				}
 			}
 		})
 	})
