@@ -3,8 +3,7 @@ package openapi
 import (
 	"fmt"
 	"reflect"
-
-	"github.com/asapjs/fiber-template/platform/internal/plan"
+	"slices"
 )
 
 // field is a struct field that becomes a property, after embedded structs
@@ -25,7 +24,7 @@ type field struct {
 // dropped as encoding/json drops them.
 func structFields(t reflect.Type) ([]field, error) {
 	var all []field
-	if err := collectFields(t, 0, map[reflect.Type]bool{}, &all); err != nil {
+	if err := collectFields(t, &all); err != nil {
 		return nil, err
 	}
 	best := map[string]int{}
@@ -48,34 +47,70 @@ func structFields(t reflect.Type) ([]field, error) {
 	return out, nil
 }
 
-func collectFields(t reflect.Type, depth int, visiting map[reflect.Type]bool, out *[]field) error {
-	if visiting[t] {
-		return nil
+func collectFields(t reflect.Type, out *[]field) error {
+	embed := func(sf reflect.StructField, _ []int) (bool, error) {
+		_, tagged, skip := jsonName(sf)
+		return !tagged && !skip, nil
 	}
-	visiting[t] = true
-	defer delete(visiting, t)
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		name, tagged, skip := plan.JSONName(sf)
-		if skip {
-			continue
+	return flatten(t, embed, func(sf reflect.StructField, _ []int, depth int, owner reflect.Type) error {
+		if name, _, skip := jsonName(sf); !skip && sf.IsExported() {
+			*out = append(*out, field{name: name, sf: sf, owner: owner, depth: depth})
 		}
-		if sf.Anonymous && !tagged {
-			ft := sf.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				if err := collectFields(ft, depth+1, visiting, out); err != nil {
+		return nil
+	})
+}
+
+// flatten calls visit for every field of struct type t in declaration
+// order, descending instead into each embedded struct, or pointer to one,
+// that embed accepts, as encoding/json flattens untagged ones. index leads
+// from t to the field, depth counts the embeddings passed and owner is the
+// struct type declaring the field; a type embedded in itself is entered
+// once. Inputs and bodies are flattened by this one walk.
+func flatten(t reflect.Type, embed func(sf reflect.StructField, index []int) (bool, error), visit func(sf reflect.StructField, index []int, depth int, owner reflect.Type) error) error {
+	visiting := map[reflect.Type]bool{}
+	var walk func(t reflect.Type, index []int, depth int) error
+	walk = func(t reflect.Type, index []int, depth int) error {
+		if visiting[t] {
+			return nil
+		}
+		visiting[t] = true
+		defer delete(visiting, t)
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			idx := append(slices.Clone(index), i)
+			if et := embeddedStruct(sf); et != nil {
+				descend, err := embed(sf, idx)
+				if err != nil {
 					return err
 				}
-				continue
+				if descend {
+					if err := walk(et, idx, depth+1); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+			if err := visit(sf, idx, depth, t); err != nil {
+				return err
 			}
 		}
-		if !sf.IsExported() {
-			continue
-		}
-		*out = append(*out, field{name: name, sf: sf, owner: t, depth: depth})
+		return nil
 	}
-	return nil
+	return walk(t, nil, 0)
+}
+
+// embeddedStruct is the struct type sf embeds, directly or through a
+// pointer, or nil when sf embeds none.
+func embeddedStruct(sf reflect.StructField) reflect.Type {
+	if !sf.Anonymous {
+		return nil
+	}
+	t := sf.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	return t
 }

@@ -187,7 +187,7 @@ func usersRegistry(t *testing.T) *openapi.Registry {
 		},
 	})
 	for _, rt := range usersAPI() {
-		if _, err := reg.AddRoute(rt); err != nil {
+		if _, _, err := reg.AddRoute(rt); err != nil {
 			t.Fatalf("AddRoute(%s %s): %v", rt.Method, rt.Path, err)
 		}
 	}

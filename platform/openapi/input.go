@@ -5,23 +5,13 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-
-	"github.com/asapjs/fiber-template/platform/internal/plan"
-)
-
-// Media types a request body can be documented with.
-const (
-	// MediaJSON is the media type of JSON bodies.
-	MediaJSON = plan.MediaJSON
-	// MediaForm is the media type of URL-encoded form bodies.
-	MediaForm = plan.MediaForm
-	// MediaMultipart is the media type of multipart form bodies, the ones
-	// that can carry files.
-	MediaMultipart = plan.MediaMultipart
 )
 
 // input is what a route's input plan documents.
 type input struct {
+	// plan is the analysis of the input type, its fields given their
+	// documented schemas.
+	plan *Input
 	// params are the path parameters in path order, then the query
 	// parameters in field order, then page and limit.
 	params []*Parameter
@@ -38,21 +28,18 @@ type input struct {
 // plan): each path, query and paging field is a parameter named as the
 // plan names it, and the body is documented in each of its media types.
 func (g *gen) input(rt Route, pathParams []string) (*input, error) {
-	p := rt.Plan
-	if p == nil {
-		t := rt.Input
-		if t == nil {
-			t = pathOnlyInput(pathParams)
-		}
-		var err error
-		if p, err = plan.Analyze(t, pathParams, rt.BodyContentTypes); err != nil {
-			return nil, err
-		}
+	t := rt.Input
+	if t == nil {
+		t = pathOnlyInput(pathParams)
 	}
-	in := &input{declared: p.Declared()}
+	p, err := analyzeInput(t, pathParams, rt.BodyContentTypes)
+	if err != nil {
+		return nil, err
+	}
+	in := &input{plan: p, declared: p.Declared()}
 	// The query parameters in field order, page and limit among them.
 	query := slices.Concat(p.Query, p.Paging)
-	slices.SortStableFunc(query, func(a, b *plan.Field) int { return slices.Compare(a.Index, b.Index) })
+	slices.SortStableFunc(query, func(a, b *InputField) int { return slices.Compare(a.Index, b.Index) })
 	for _, f := range slices.Concat(p.Path, query) {
 		param, err := g.parameter(f)
 		if err != nil {
@@ -60,14 +47,13 @@ func (g *gen) input(rt Route, pathParams []string) (*input, error) {
 		}
 		// Page and limit are parsed apart, and answer 400, not 422.
 		if f.Paging == "" {
-			in.checked = in.checked || (param.Required && f.In != plan.InPath) || param.Schema.Constrained()
+			in.checked = in.checked || (param.Required && f.In != InPath) || param.Schema.Constrained()
 		}
 		in.params = append(in.params, param)
 	}
 	if p.Body == nil {
 		return in, nil
 	}
-	var err error
 	if in.body, err = g.requestBody(p.Body); err != nil {
 		return nil, err
 	}
@@ -93,7 +79,7 @@ func pathOnlyInput(params []string) reflect.Type {
 
 // parameter documents a path, query or paging field. Parameters are
 // scalars or, in the query, arrays of scalars sent as repeated keys.
-func (g *gen) parameter(f *plan.Field) (*Parameter, error) {
+func (g *gen) parameter(f *InputField) (*Parameter, error) {
 	in := string(f.In)
 	s, required, err := g.fieldSchema(f.Struct)
 	if err != nil {
@@ -102,7 +88,8 @@ func (g *gen) parameter(f *plan.Field) (*Parameter, error) {
 	if f.Paging == "limit" {
 		s.Maximum = ptr(float64(g.r.cfg.MaxLimit))
 	}
-	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == plan.InPath, Schema: s}
+	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == InPath, Schema: s}
+	f.Schema, f.Required = s, p.Required
 	s.Description = ""
 	if f.Multi {
 		p.Style, p.Explode = "form", ptr(true)
@@ -123,7 +110,7 @@ func (s *Schema) Constrained() bool {
 }
 
 // requestBody documents the body of a plan in each of its media types.
-func (g *gen) requestBody(b *plan.Body) (*RequestBody, error) {
+func (g *gen) requestBody(b *InputBody) (*RequestBody, error) {
 	rb := &RequestBody{Description: b.Struct.Tag.Get("doc"), Content: map[string]*MediaType{}, Required: true}
 	for _, mt := range b.MediaTypes {
 		var s *Schema
@@ -138,13 +125,20 @@ func (g *gen) requestBody(b *plan.Body) (*RequestBody, error) {
 			return nil, fmt.Errorf("body as %s: %w", mt, err)
 		}
 		rb.Content[mt] = &MediaType{Schema: s}
+		if mt != MediaJSON {
+			// A form's fields carry their properties' schemas (the
+			// object may come from the cache of an earlier route).
+			for _, f := range b.Form {
+				f.Schema, f.Required = s.Properties[f.Name], slices.Contains(s.Required, f.Name)
+			}
+		}
 	}
 	return rb, nil
 }
 
 // formObject returns the inline object schema of a form body, whose
 // properties are the plan's form fields under their form names.
-func (g *gen) formObject(b *plan.Body) (*Schema, error) {
+func (g *gen) formObject(b *InputBody) (*Schema, error) {
 	if s, ok := g.r.forms[b.Type]; ok {
 		return s, nil
 	}

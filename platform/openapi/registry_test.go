@@ -145,7 +145,7 @@ func TestBuiltRegistryRejectsChanges(t *testing.T) {
 		call     func() error
 		wantBuil bool
 	}{
-		{"adding a route is refused", func() error { _, err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/x"}); return err }, true},
+		{"adding a route is refused", func() error { _, _, err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/x"}); return err }, true},
 		{"adding a schema is refused", func() error { return reg.AddSchema("X", &openapi.Schema{Type: "string"}) }, true},
 		{"a type needing a new component is refused", func() error { _, err := reg.SchemaFor(reflect.TypeFor[User]()); return err }, true},
 		{"a known component is still answered", func() error { _, err := reg.SchemaFor(reflect.TypeFor[Address]()); return err }, false},
@@ -272,7 +272,7 @@ func TestTagsListOnlyUsedTags(t *testing.T) {
 		{Method: "POST", Path: "/a", Tag: "a"},
 		{Method: "GET", Path: "/none"},
 	} {
-		if _, err := reg.AddRoute(rt); err != nil {
+		if _, _, err := reg.AddRoute(rt); err != nil {
 			t.Fatalf("AddRoute: %v", err)
 		}
 	}

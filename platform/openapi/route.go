@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/asapjs/fiber-template/platform/internal/plan"
 )
 
 // ErrorResponse is one declared error of a route, documented as a problem
@@ -39,16 +37,12 @@ type Route struct {
 	// "getApiUsersById".
 	OperationID string
 	// Input is nil or a struct type whose fields tagged path or query are
-	// parameters and whose field named Body is the request body. It is
-	// analysed as the router analyses it (package plan) unless the route
-	// brings its plan.
+	// parameters and whose field named Body is the request body; AddRoute
+	// returns its analysis, each field with its documented schema.
 	Input reflect.Type
 	// BodyContentTypes are the media types of the request body: MediaJSON,
 	// MediaForm or MediaMultipart. Default: MediaJSON.
 	BodyContentTypes []string
-	// Plan is the analysis of the input the router binds by; when set,
-	// Input and BodyContentTypes are not read.
-	Plan *plan.Input
 	// Output is the type of the success body. Default: no body.
 	Output reflect.Type
 	// Status is the success status. Default: 200.
@@ -78,7 +72,7 @@ type Route struct {
 // AddRoute adds the operation of rt. The declaration is checked and its
 // types reflected now, so that a bad route fails at start-up:
 //
-//	op, err := reg.AddRoute(openapi.Route{
+//	op, in, err := reg.AddRoute(openapi.Route{
 //		Method:  "GET",
 //		Path:    "/api/users/:id",
 //		Tag:     "users",
@@ -89,34 +83,36 @@ type Route struct {
 //		Auth:    true,
 //	})
 //
-// It returns the operation as the document holds it: the same parameters,
-// body schemas and limits the document renders, for a router to bind and
-// check requests by (with the Checker, once the document is built). A
+// It returns the route's model, analysed once: the operation as the
+// document holds it (parameters, body schemas and limit), and the input
+// whose every field carries the very schema the document gives it. A
+// router binds and checks requests by these values (with the Checker, once
+// the document is built), so what is documented is what is enforced. A
 // failed call changes nothing. After the document is built, AddRoute
 // returns ErrBuilt.
-func (r *Registry) AddRoute(rt Route) (*Operation, error) {
+func (r *Registry) AddRoute(rt Route) (*Operation, *Input, error) {
 	method := strings.ToUpper(rt.Method)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.json != nil {
-		return nil, fmt.Errorf("add route %s %s: %w", method, rt.Path, ErrBuilt)
+		return nil, nil, fmt.Errorf("add route %s %s: %w", method, rt.Path, ErrBuilt)
 	}
 	g := &gen{r: r}
-	op, err := r.addRoute(g, method, rt)
+	op, in, err := r.addRoute(g, method, rt)
 	if err != nil {
 		g.rollback()
-		return nil, fmt.Errorf("openapi: route %s %s: %w", method, rt.Path, err)
+		return nil, nil, fmt.Errorf("openapi: route %s %s: %w", method, rt.Path, err)
 	}
-	return op, nil
+	return op, in, nil
 }
 
-func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error) {
+func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input, error) {
 	if !slices.Contains(methods, method) {
-		return nil, fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
+		return nil, nil, fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
 	}
-	template, params, err := plan.ParsePath(rt.Path)
+	template, params, err := parsePath(rt.Path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	base, root := serverBase(r.cfg.ServerURL)
 	key, outside := relativePath(template, base)
@@ -127,25 +123,25 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error)
 	item := r.paths[key]
 	if item != nil {
 		if *item.slot(method) != nil {
-			return nil, fmt.Errorf("duplicate route: %s %s is already declared", method, key)
+			return nil, nil, fmt.Errorf("duplicate route: %s %s is already declared", method, key)
 		}
 		if len(item.Servers) != len(servers) {
-			return nil, fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
+			return nil, nil, fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
 		}
 	}
 	shape := pathShape(key)
 	if other, ok := r.shapes[shape]; ok && other != key {
-		return nil, fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
+		return nil, nil, fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
 	}
 
 	id := rt.OperationID
 	if id == "" {
 		id = deriveOperationID(method, template)
 	} else if !operationIDRE.MatchString(id) {
-		return nil, fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
+		return nil, nil, fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
 	}
 	if other, ok := r.operationIDs[id]; ok {
-		return nil, fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
+		return nil, nil, fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
 	}
 
 	status := rt.Status
@@ -153,17 +149,17 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error)
 		status = http.StatusOK
 	}
 	if status < 200 || status > 399 {
-		return nil, fmt.Errorf("success status %d, want 2xx or 3xx", status)
+		return nil, nil, fmt.Errorf("success status %d, want 2xx or 3xx", status)
 	}
 
 	for _, e := range rt.Errors {
 		if prev, ok := r.errors[e.Code]; ok && prev != e {
-			return nil, fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
+			return nil, nil, fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
 		}
 	}
 	in, err := g.input(rt, params)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if in.body != nil {
 		in.body.Limit = r.bodyLimit(rt, in.body)
@@ -171,7 +167,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error)
 	}
 	responses, err := g.responses(rt, status, in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	op := &Operation{
 		Summary:     rt.Summary,
@@ -218,7 +214,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, error)
 	for _, role := range rt.Roles {
 		r.roles[role] = true
 	}
-	return op, nil
+	return op, in.plan, nil
 }
 
 // bodyLimit is the limit of the request body rb of rt: the smallest of its

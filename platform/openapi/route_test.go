@@ -21,7 +21,7 @@ import (
 func operation(t *testing.T, cfg openapi.Config, rt openapi.Route) (string, *openapi.PathItem, *openapi.Operation) {
 	t.Helper()
 	reg := openapi.New(cfg)
-	if _, err := reg.AddRoute(rt); err != nil {
+	if _, _, err := reg.AddRoute(rt); err != nil {
 		t.Fatalf("AddRoute: %v", err)
 	}
 	doc, err := reg.Document()
@@ -179,11 +179,11 @@ func TestAddRouteRejects(t *testing.T) {
 			t.Parallel()
 			reg := openapi.New(openapi.Config{ServerURL: "/api"})
 			if tc.first != nil {
-				if _, err := reg.AddRoute(*tc.first); err != nil {
+				if _, _, err := reg.AddRoute(*tc.first); err != nil {
 					t.Fatalf("first AddRoute: %v", err)
 				}
 			}
-			_, err := reg.AddRoute(tc.rt)
+			_, _, err := reg.AddRoute(tc.rt)
 			if err == nil {
 				t.Fatal("AddRoute succeeded, want an error")
 			}
@@ -200,7 +200,7 @@ func TestAddRouteRejects(t *testing.T) {
 func TestFailedRouteChangesNothing(t *testing.T) {
 	t.Parallel()
 	reg := openapi.New(openapi.Config{})
-	_, err := reg.AddRoute(openapi.Route{
+	_, _, err := reg.AddRoute(openapi.Route{
 		Method: "POST", Path: "/users/:id", Tag: "users",
 		Input: reflect.TypeFor[bodyInput](), Output: reflect.TypeFor[User](), Status: 204,
 	})
@@ -479,7 +479,7 @@ func TestAddRouteAfterBuild(t *testing.T) {
 	if _, err := reg.JSON(); err != nil {
 		t.Fatalf("JSON: %v", err)
 	}
-	_, err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/late"})
+	_, _, err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/late"})
 	if !errors.Is(err, openapi.ErrBuilt) {
 		t.Errorf("AddRoute after JSON = %v, want ErrBuilt", err)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
@@ -21,10 +20,10 @@ import (
 // field, made at start-up, and the schemas the document gives each field,
 // filled in once the document is built (see check).
 type binding struct {
-	plan   *plan.Input
+	plan   *openapi.Input
 	path   []*param
 	query  []*param
-	paging []*plan.Field
+	paging []*openapi.InputField
 	body   *bodyBinding
 	// checker checks values against the document's schemas; nil until the
 	// document is built.
@@ -33,7 +32,7 @@ type binding struct {
 
 // param is one path, query or form field and how it is bound and checked.
 type param struct {
-	f        *plan.Field
+	f        *openapi.InputField
 	set      setter
 	setMulti multiSetter
 	// schema is the field's documented schema when it constrains values
@@ -51,7 +50,7 @@ type values interface {
 
 // newBinding makes the setters of every field of p; bodies are read up
 // to bodyLimit bytes, sent gzipped where gzip is true.
-func newBinding(p *plan.Input, bodyLimit int, gzip bool) (*binding, error) {
+func newBinding(p *openapi.Input, bodyLimit int, gzip bool) (*binding, error) {
 	b := &binding{plan: p, paging: p.Paging}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
@@ -68,10 +67,12 @@ func newBinding(p *plan.Input, bodyLimit int, gzip bool) (*binding, error) {
 	return b, nil
 }
 
-func newParams(fields []*plan.Field) ([]*param, error) {
+func newParams(fields []*openapi.InputField) ([]*param, error) {
 	out := make([]*param, 0, len(fields))
 	for _, f := range fields {
-		p := &param{f: f}
+		// The field's schema is the one the document gives it: a path
+		// value is always there, so only its form is checked.
+		p := &param{f: f, schema: effective(f.Schema), required: f.Required && f.In != openapi.InPath}
 		if f.File {
 			out = append(out, p)
 			continue
@@ -90,20 +91,10 @@ func newParams(fields []*plan.Field) ([]*param, error) {
 	return out, nil
 }
 
-// document takes each field's schema from the documented operation op.
+// document hands the binding the checker of the built document and the
+// documented body of its operation op.
 func (b *binding) document(op *openapi.Operation, checker *openapi.Checker) {
 	b.checker = checker
-	byName := map[string]*openapi.Parameter{}
-	for _, p := range op.Parameters {
-		byName[p.In+" "+p.Name] = p
-	}
-	for _, ps := range [][]*param{b.path, b.query} {
-		for _, p := range ps {
-			if doc := byName[string(p.f.In)+" "+p.f.Name]; doc != nil {
-				p.schema, p.required = effective(doc.Schema), doc.Required && p.f.In != plan.InPath
-			}
-		}
-	}
 	if b.body != nil && op.RequestBody != nil {
 		b.body.document(op.RequestBody)
 	}
@@ -181,7 +172,7 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 	if !p.f.Multi {
 		raw := src.Peek(p.f.Name)
 		if len(raw) == 0 {
-			if p.f.In == plan.InQuery && len(src.PeekMulti(p.f.Name)) > 0 {
+			if p.f.In == openapi.InQuery && len(src.PeekMulti(p.f.Name)) > 0 {
 				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
 			}
 			return p.absent(bad), nil
@@ -196,7 +187,7 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 		return p.absent(bad), nil
 	}
 	for _, raw := range raws {
-		if len(raw) == 0 && p.f.In == plan.InQuery {
+		if len(raw) == 0 && p.f.In == openapi.InQuery {
 			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
 		}
 		if bytes.IndexByte(raw, 0) >= 0 {
@@ -277,11 +268,11 @@ func textValue(s *openapi.Schema, raw []byte) any {
 }
 
 // problemDetail is the detail of a 400 about a field in its location.
-func problemDetail(f *plan.Field) string {
+func problemDetail(f *openapi.InputField) string {
 	switch f.In {
-	case plan.InPath:
+	case openapi.InPath:
 		return "Invalid path parameter."
-	case plan.InQuery:
+	case openapi.InQuery:
 		return "Invalid query parameter."
 	}
 	return "Invalid form field."

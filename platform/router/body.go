@@ -14,7 +14,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 
-	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
@@ -22,7 +21,7 @@ import (
 // bodyBinding decodes the request body into the field named Body and
 // checks it against the documented schema of its media type.
 type bodyBinding struct {
-	plan *plan.Body
+	plan *openapi.InputBody
 	// form binds the fields of a form body.
 	form []*param
 	// schemas are the documented body schemas by media type.
@@ -34,7 +33,7 @@ type bodyBinding struct {
 	gzip bool
 }
 
-func newBodyBinding(p *plan.Body, limit int, gzip bool) (*bodyBinding, error) {
+func newBodyBinding(p *openapi.InputBody, limit int, gzip bool) (*bodyBinding, error) {
 	b := &bodyBinding{plan: p, limit: limit, gzip: gzip}
 	var err error
 	if b.form, err = newParams(p.Form); err != nil {
@@ -43,8 +42,8 @@ func newBodyBinding(p *plan.Body, limit int, gzip bool) (*bodyBinding, error) {
 	return b, nil
 }
 
-// document takes the body schemas, and the form fields' schemas from the
-// form object, from the documented request body rb.
+// document takes the body schemas and the limit from the documented
+// request body rb.
 func (b *bodyBinding) document(rb *openapi.RequestBody) {
 	if rb.Limit > 0 && rb.Limit < int64(b.limit) {
 		b.limit = int(rb.Limit)
@@ -52,23 +51,6 @@ func (b *bodyBinding) document(rb *openapi.RequestBody) {
 	b.schemas = map[string]*openapi.Schema{}
 	for mt, content := range rb.Content {
 		b.schemas[mt] = content.Schema
-	}
-	var form *openapi.Schema
-	for _, mt := range []string{MediaForm, MediaMultipart} {
-		if s := b.schemas[mt]; s != nil {
-			form = s
-		}
-	}
-	if form == nil {
-		return
-	}
-	for _, p := range b.form {
-		if s := form.Properties[p.f.Name]; s != nil {
-			p.schema = effective(s)
-		}
-		for _, name := range form.Required {
-			p.required = p.required || name == p.f.Name
-		}
 	}
 }
 

@@ -83,15 +83,12 @@ func (r *Router) add(rt Route) error {
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	h, spec, bind, err := rt.build(r, rt.path, o)
+	h, rb, err := rt.build(r, rt.path, o)
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	op, err := r.spec.AddRoute(spec)
-	if err != nil {
-		return fmt.Errorf("router: route %s: %w", name, err)
-	}
-	r.bindings = append(r.bindings, routeBinding{name: name, op: op, binding: bind})
+	rb.name = name
+	r.bindings = append(r.bindings, rb)
 	r.routes[key] = name
 	r.app.Add(rt.method, rt.path, append(o.middleware[:len(o.middleware):len(o.middleware)], h)...)
 	return nil

@@ -6,18 +6,18 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/asapjs/fiber-template/platform/internal/plan"
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // Media types a route can accept its body as.
 const (
 	// MediaJSON is the default body media type.
-	MediaJSON = plan.MediaJSON
+	MediaJSON = openapi.MediaJSON
 	// MediaForm is a URL-encoded form body.
-	MediaForm = plan.MediaForm
+	MediaForm = openapi.MediaForm
 	// MediaMultipart is a multipart form body, the one that carries files.
-	MediaMultipart = plan.MediaMultipart
+	MediaMultipart = openapi.MediaMultipart
 )
 
 // options are what a route's Go types cannot say.

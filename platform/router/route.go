@@ -9,7 +9,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/asapjs/fiber-template/platform/internal/plan"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
 )
@@ -31,7 +30,7 @@ type Route struct {
 	opts   []Option
 	// build turns the declaration into its handler and spec entry once the
 	// router and the full path are known.
-	build func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, *binding, error)
+	build func(r *Router, fullPath string, o options) (fiber.Handler, routeBinding, error)
 }
 
 // Get declares a GET route.
@@ -65,35 +64,23 @@ func Delete[In, Out any](path string, h Handler[In, Out], opts ...Option) Route 
 
 func declare[In, Out any](method, path string, h Handler[In, Out], opts []Option) Route {
 	return Route{method: method, path: path, opts: opts,
-		build: func(r *Router, fullPath string, o options) (fiber.Handler, openapi.Route, *binding, error) {
+		build: func(r *Router, fullPath string, o options) (fiber.Handler, routeBinding, error) {
 			return buildRoute(r, method, fullPath, h, o)
 		}}
 }
 
-// buildRoute does all reflection for a route once: the plan of In, the
-// binding made from it, the spec entry documenting the same plan, and the
+// buildRoute does all reflection for a route once: the document's model
+// of the route (its operation and the analysed input whose fields carry
+// their documented schemas), the binding made from that model, and the
 // handler that runs the binding per request.
-func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, openapi.Route, *binding, error) {
+func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, Out], o options) (fiber.Handler, routeBinding, error) {
 	if h == nil {
-		return nil, openapi.Route{}, nil, fmt.Errorf("nil handler")
-	}
-	inType := reflect.TypeFor[In]()
-	outType := reflect.TypeFor[Out]()
-	_, params, err := plan.ParsePath(fullPath)
-	if err != nil {
-		return nil, openapi.Route{}, nil, err
-	}
-	p, err := plan.Analyze(inType, params, o.contentTypes)
-	if err != nil {
-		return nil, openapi.Route{}, nil, err
-	}
-	bind, err := newBinding(p, r.cfg.BodyLimit, o.decompress)
-	if err != nil {
-		return nil, openapi.Route{}, nil, err
+		return nil, routeBinding{}, fmt.Errorf("nil handler")
 	}
 	if (o.auth || o.optionalAuth) && len(r.cfg.JWTSecret) == 0 {
-		return nil, openapi.Route{}, nil, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
+		return nil, routeBinding{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
 	}
+	outType := reflect.TypeFor[Out]()
 	if outType == reflect.TypeFor[NoContent]() {
 		if o.status == http.StatusOK {
 			o.status = http.StatusNoContent
@@ -105,21 +92,22 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	}
 
 	spec := openapi.Route{
-		Method:       method,
-		Path:         fullPath,
-		Summary:      o.summary,
-		Description:  o.description,
-		Deprecated:   o.deprecated,
-		OperationID:  o.operationID,
-		Tag:          o.tag,
-		Plan:         p,
-		Output:       outType,
-		Status:       o.status,
-		Auth:         o.auth,
-		OptionalAuth: o.optionalAuth,
-		Roles:        o.roles,
-		BodyLimit:    int64(o.bodyLimit),
-		MaxBodyLimit: int64(r.cfg.BodyLimit),
+		Method:           method,
+		Path:             fullPath,
+		Summary:          o.summary,
+		Description:      o.description,
+		Deprecated:       o.deprecated,
+		OperationID:      o.operationID,
+		Tag:              o.tag,
+		Input:            reflect.TypeFor[In](),
+		BodyContentTypes: o.contentTypes,
+		Output:           outType,
+		Status:           o.status,
+		Auth:             o.auth,
+		OptionalAuth:     o.optionalAuth,
+		Roles:            o.roles,
+		BodyLimit:        int64(o.bodyLimit),
+		MaxBodyLimit:     int64(r.cfg.BodyLimit),
 	}
 	if o.decompress {
 		spec.Encodings = []string{"gzip"}
@@ -137,6 +125,15 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	errs = append(errs, errRequestTimeout, errUnavailable)
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
+	}
+
+	op, p, err := r.spec.AddRoute(spec)
+	if err != nil {
+		return nil, routeBinding{}, err
+	}
+	bind, err := newBinding(p, r.cfg.BodyLimit, o.decompress)
+	if err != nil {
+		return nil, routeBinding{}, err
 	}
 
 	var (
@@ -206,7 +203,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		fc.Status(status)
 		return fc.JSON(out)
 	}
-	return handler, spec, bind, nil
+	return handler, routeBinding{op: op, binding: bind}, nil
 }
 
 // routeBinding is a route's binding with the operation the document

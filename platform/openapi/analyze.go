@@ -1,4 +1,4 @@
-package plan
+package openapi
 
 import (
 	"encoding"
@@ -27,8 +27,8 @@ const (
 	MediaMultipart = "multipart/form-data"
 )
 
-// Field is one input field bound from a named value.
-type Field struct {
+// InputField is one input field bound from a named value.
+type InputField struct {
 	// Name is the name the client sends the value under, the name the
 	// document gives it and the name every error about it uses.
 	Name string
@@ -47,10 +47,15 @@ type Field struct {
 	// Paging is "page" or "limit" for the fields of an embedded
 	// paging query, which the router fills from the paging it parsed.
 	Paging string
+	// Schema is the schema the document gives the field, and Required
+	// whether the document requires it: the values a binder checks by.
+	// They are set when AddRoute documents the field (nil for a file).
+	Schema   *Schema
+	Required bool
 }
 
-// Body is the field named Body, decoded from the request body.
-type Body struct {
+// InputBody is the field named Body, decoded from the request body.
+type InputBody struct {
 	Struct reflect.StructField
 	// Type is the body's type, pointers removed.
 	Type reflect.Type
@@ -59,24 +64,24 @@ type Body struct {
 	MediaTypes []string
 	// Form lists the fields of a form body (when MediaTypes has a form
 	// type), relative to the body.
-	Form []*Field
+	Form []*InputField
 }
 
 // Accepts reports whether the body may come as media type mt.
-func (b *Body) Accepts(mt string) bool { return slices.Contains(b.MediaTypes, mt) }
+func (b *InputBody) Accepts(mt string) bool { return slices.Contains(b.MediaTypes, mt) }
 
 // Input is the plan of one route's input type.
 type Input struct {
 	// Type is the input struct type.
 	Type reflect.Type
 	// Path lists the path parameters in the order of the path.
-	Path []*Field
+	Path []*InputField
 	// Query lists the query parameters in field order.
-	Query []*Field
+	Query []*InputField
 	// Paging lists the page and limit fields of embedded paging queries.
-	Paging []*Field
+	Paging []*InputField
 	// Body is nil when the input has no Body field.
-	Body *Body
+	Body *InputBody
 	// Allocs are the index paths of embedded struct pointers, outermost
 	// first: binding allocates each, so a handler never meets a nil one.
 	Allocs [][]int
@@ -93,7 +98,7 @@ func (in *Input) Declared() bool {
 }
 
 // Fields returns every path, query and form field.
-func (in *Input) Fields() []*Field {
+func (in *Input) Fields() []*InputField {
 	out := slices.Concat(in.Path, in.Query)
 	if in.Body != nil {
 		out = append(out, in.Body.Form...)
@@ -103,12 +108,12 @@ func (in *Input) Fields() []*Field {
 
 var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	fileHeaderType      = reflect.TypeFor[*multipart.FileHeader]()
+	filePointerType     = reflect.TypeFor[*multipart.FileHeader]()
 	fileHeadersType     = reflect.TypeFor[[]*multipart.FileHeader]()
 )
 
-// Analyze plans the input type t (a struct, or struct{} for none) of a
-// route whose path has the parameters params (from ParsePath) and whose
+// analyzeInput plans the input type t (a struct, or struct{} for none) of a
+// route whose path has the parameters params (from parsePath) and whose
 // body may come as mediaTypes (none means MediaJSON):
 //
 //   - a field tagged path:"id" is the path parameter id, and every
@@ -122,7 +127,7 @@ var (
 //
 // Anything else is not bound. Types a value cannot be parsed into, a
 // parameter without its field, and two fields of one name are errors.
-func Analyze(t reflect.Type, params []string, mediaTypes []string) (*Input, error) {
+func analyzeInput(t reflect.Type, params []string, mediaTypes []string) (*Input, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -130,7 +135,7 @@ func Analyze(t reflect.Type, params []string, mediaTypes []string) (*Input, erro
 		return nil, fmt.Errorf("input type %s is not a struct", t)
 	}
 	a := &analysis{in: &Input{Type: t}, names: map[Location]map[string]string{}}
-	if err := a.walk(t, nil, map[reflect.Type]bool{}); err != nil {
+	if err := flatten(t, a.embed, a.field); err != nil {
 		return nil, fmt.Errorf("input type %s: %w", t, err)
 	}
 	in := a.in
@@ -152,103 +157,90 @@ func Analyze(t reflect.Type, params []string, mediaTypes []string) (*Input, erro
 	return in, nil
 }
 
-// analysis is the state of one Analyze.
+// analysis is the state of one analyzeInput.
 type analysis struct {
 	in *Input
 	// names maps each location's names to the Go field that has it.
 	names map[Location]map[string]string
 }
 
-func (a *analysis) walk(t reflect.Type, index []int, visiting map[reflect.Type]bool) error {
-	if visiting[t] {
+// embed reports whether the embedded field sf at index is flattened into
+// the input: untagged, it is, and binding allocates it when it is a pointer.
+func (a *analysis) embed(sf reflect.StructField, index []int) (bool, error) {
+	_, isPath := tagName(sf, "path")
+	_, isQuery := tagName(sf, "query")
+	if isPath || isQuery || sf.Tag.Get("paging") != "" {
+		return false, nil
+	}
+	if sf.Type.Kind() == reflect.Pointer {
+		if !sf.IsExported() {
+			return false, fmt.Errorf("embedded %s is an unexported pointer, which binding cannot allocate", sf.Type)
+		}
+		a.in.Allocs = append(a.in.Allocs, index)
+	}
+	return true, nil
+}
+
+// field plans one field of the input (embedded structs flattened) at idx.
+func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Type) error {
+	pathName, isPath := tagName(sf, "path")
+	queryName, isQuery := tagName(sf, "query")
+	pagingName := sf.Tag.Get("paging")
+	if !sf.IsExported() {
+		if isPath || isQuery {
+			return fmt.Errorf("field %s is tagged but not exported", sf.Name)
+		}
 		return nil
 	}
-	visiting[t] = true
-	defer delete(visiting, t)
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		idx := append(slices.Clone(index), i)
-		pathName, isPath := TagName(sf, "path")
-		queryName, isQuery := TagName(sf, "query")
-		pagingName := sf.Tag.Get("paging")
-		if sf.Anonymous && !isPath && !isQuery && pagingName == "" {
-			ft, viaPointer := sf.Type, false
-			if ft.Kind() == reflect.Pointer {
-				ft, viaPointer = ft.Elem(), true
-			}
-			if ft.Kind() == reflect.Struct {
-				if !sf.IsExported() && viaPointer {
-					return fmt.Errorf("embedded %s is an unexported pointer, which binding cannot allocate", sf.Type)
-				}
-				if viaPointer {
-					a.in.Allocs = append(a.in.Allocs, idx)
-				}
-				if err := a.walk(ft, idx, visiting); err != nil {
-					return err
-				}
-				continue
-			}
+	f := &InputField{Struct: sf, Index: idx}
+	switch {
+	case isPath && isQuery:
+		return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
+	case pagingName != "":
+		if pagingName != "page" && pagingName != "limit" {
+			return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
 		}
-		if !sf.IsExported() {
-			if isPath || isQuery {
-				return fmt.Errorf("field %s is tagged but not exported", sf.Name)
-			}
-			continue
+		if sf.Type.Kind() != reflect.Int {
+			return fmt.Errorf("field %s: a paging field must be an int", sf.Name)
 		}
-		f := &Field{Struct: sf, Index: idx}
-		switch {
-		case isPath && isQuery:
-			return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
-		case pagingName != "":
-			if pagingName != "page" && pagingName != "limit" {
-				return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
-			}
-			if sf.Type.Kind() != reflect.Int {
-				return fmt.Errorf("field %s: a paging field must be an int", sf.Name)
-			}
-			f.Name, f.In, f.Paging = queryName, InQuery, pagingName
-			if f.Name == "" {
-				f.Name = pagingName
-			}
-			if err := a.claim(f); err != nil {
-				return err
-			}
-			a.in.Paging = append(a.in.Paging, f)
-		case isPath:
-			f.Name, f.In = pathName, InPath
-			if err := a.value(f, false); err != nil {
-				return err
-			}
-			a.in.Path = append(a.in.Path, f)
-		case isQuery:
-			f.Name, f.In = queryName, InQuery
-			if err := a.value(f, true); err != nil {
-				return err
-			}
-			a.in.Query = append(a.in.Query, f)
-		case sf.Name == "Body" && len(index) == 0:
-			bt := sf.Type
-			for bt.Kind() == reflect.Pointer {
-				bt = bt.Elem()
-			}
-			if sf.Type.Kind() == reflect.Pointer {
-				return errors.New("the Body field must not be a pointer: the body is required")
-			}
-			a.in.Body = &Body{Struct: sf, Type: bt}
+		f.Name, f.In, f.Paging = queryName, InQuery, pagingName
+		if f.Name == "" {
+			f.Name = pagingName
 		}
+		if err := a.claim(f); err != nil {
+			return err
+		}
+		a.in.Paging = append(a.in.Paging, f)
+	case isPath:
+		f.Name, f.In = pathName, InPath
+		if err := a.value(f, false); err != nil {
+			return err
+		}
+		a.in.Path = append(a.in.Path, f)
+	case isQuery:
+		f.Name, f.In = queryName, InQuery
+		if err := a.value(f, true); err != nil {
+			return err
+		}
+		a.in.Query = append(a.in.Query, f)
+	case sf.Name == "Body" && len(idx) == 1:
+		if sf.Type.Kind() == reflect.Pointer {
+			return errors.New("the Body field must not be a pointer: the body is required")
+		}
+		a.in.Body = &InputBody{Struct: sf, Type: sf.Type}
 	}
 	return nil
 }
 
 // value checks that f can be parsed from text (or repeated text when
 // multi is allowed and f is a slice) and claims its name.
-func (a *analysis) value(f *Field, multiAllowed bool) error {
+func (a *analysis) value(f *InputField, multiAllowed bool) error {
 	t := f.Struct.Type
 	if multiAllowed && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 {
 		f.Multi = true
 		t = t.Elem()
 	}
-	if !Parsable(t) {
+	if !parsable(t) {
 		return fmt.Errorf("field %s (%s %q): type %s cannot be parsed from text", f.Struct.Name, f.In, f.Name, f.Struct.Type)
 	}
 	return a.claim(f)
@@ -256,7 +248,7 @@ func (a *analysis) value(f *Field, multiAllowed bool) error {
 
 // claim records f's name in its location, failing on a second field with
 // the same name.
-func (a *analysis) claim(f *Field) error {
+func (a *analysis) claim(f *InputField) error {
 	names := a.names[f.In]
 	if names == nil {
 		names = map[string]string{}
@@ -269,9 +261,9 @@ func (a *analysis) claim(f *Field) error {
 	return nil
 }
 
-// Parsable reports whether a value of type t is parsed from one text value:
+// parsable reports whether a value of type t is parsed from one text value:
 // strings, booleans, numbers, text unmarshalers, and pointers to them.
-func Parsable(t reflect.Type) bool {
+func parsable(t reflect.Type) bool {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -291,11 +283,11 @@ func Parsable(t reflect.Type) bool {
 // orderPath puts the path fields in the order of params and checks that
 // each parameter has exactly one field.
 func orderPath(in *Input, params []string) error {
-	byName := map[string]*Field{}
+	byName := map[string]*InputField{}
 	for _, f := range in.Path {
 		byName[f.Name] = f
 	}
-	ordered := make([]*Field, 0, len(params))
+	ordered := make([]*InputField, 0, len(params))
 	for _, name := range params {
 		f, ok := byName[name]
 		if !ok {
@@ -327,13 +319,13 @@ func (a *analysis) body(mediaTypes []string) error {
 	}
 	for i := range b.Type.NumField() {
 		sf := b.Type.Field(i)
-		name, _, skip := FormName(sf)
+		name, _, skip := formName(sf)
 		if skip || !sf.IsExported() {
 			continue
 		}
-		f := &Field{Name: name, In: InForm, Struct: sf, Index: []int{i}}
+		f := &InputField{Name: name, In: InForm, Struct: sf, Index: []int{i}}
 		switch sf.Type {
-		case fileHeaderType, fileHeadersType:
+		case filePointerType, fileHeadersType:
 			if !slices.Contains(mediaTypes, MediaMultipart) {
 				return fmt.Errorf("body field %s is a file, which only %s carries", sf.Name, MediaMultipart)
 			}

@@ -1,14 +1,14 @@
-package plan
+package openapi
 
 import (
 	"reflect"
 	"strings"
 )
 
-// TagName returns the name in the tag key of sf, the part before the first
+// tagName returns the name in the tag key of sf, the part before the first
 // comma, and whether sf has one that is not empty or "-". Options after the
 // comma ("omitempty") never become part of the name.
-func TagName(sf reflect.StructField, key string) (string, bool) {
+func tagName(sf reflect.StructField, key string) (string, bool) {
 	v, ok := sf.Tag.Lookup(key)
 	name, _, _ := strings.Cut(v, ",")
 	if !ok || name == "" || name == "-" {
@@ -17,9 +17,9 @@ func TagName(sf reflect.StructField, key string) (string, bool) {
 	return name, true
 }
 
-// JSONName names a field as encoding/json does: the json tag's name, else
+// jsonName names a field as encoding/json does: the json tag's name, else
 // the Go name. tagged reports a name from the tag, skip a field tagged "-".
-func JSONName(sf reflect.StructField) (name string, tagged, skip bool) {
+func jsonName(sf reflect.StructField) (name string, tagged, skip bool) {
 	tag, ok := sf.Tag.Lookup("json")
 	if tag == "-" {
 		return "", false, true
@@ -31,17 +31,17 @@ func JSONName(sf reflect.StructField) (name string, tagged, skip bool) {
 	return name, true, false
 }
 
-// FormName names a field of a form body (URL-encoded or multipart): the
+// formName names a field of a form body (URL-encoded or multipart): the
 // form tag's name, else the json name, else the Go name; skip is true for a
 // field tagged form:"-".
-func FormName(sf reflect.StructField) (name string, tagged, skip bool) {
+func formName(sf reflect.StructField) (name string, tagged, skip bool) {
 	tag, ok := sf.Tag.Lookup("form")
 	if tag == "-" {
 		return "", false, true
 	}
 	name, _, _ = strings.Cut(tag, ",")
 	if !ok || name == "" {
-		return JSONName(sf)
+		return jsonName(sf)
 	}
 	return name, true, false
 }
