@@ -194,7 +194,6 @@ func (f Field) Filter() bool { return f.Type == "enum" || f.Type == "bool" }
 // Searched reports whether the list's q looks in the field.
 func (f Field) Searched() bool { return f.Type == "string" || f.Type == "text" }
 
-
 // Validate is the field's validate rule in a body.
 func (f Field) Validate() string {
 	var rules []string
