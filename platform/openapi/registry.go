@@ -45,6 +45,8 @@ type Registry struct {
 	roles map[string]bool
 
 	json []byte
+	// json31 is the document as OpenAPI 3.1, rendered from json.
+	json31 []byte
 }
 
 // New returns an empty Registry with the settings of cfg; see Config for

@@ -111,7 +111,8 @@ func (r *Router) registerDocs() error {
 	}); err != nil {
 		return fmt.Errorf("router: docs: %w", err)
 	}
-	r.app.Get(prefix+"/spec.json", r.serveSpec)
+	r.app.Get(prefix+"/spec.json", r.spec30.serve)
+	r.app.Get(prefix+"/spec-3.1.json", r.spec31.serve)
 	return nil
 }
 
@@ -122,9 +123,12 @@ func (r *Router) buildSpec() error {
 	if err != nil {
 		return fmt.Errorf("router: build spec: %w", err)
 	}
-	sum := sha256.Sum256(b)
-	r.specJSON = b
-	r.specETag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	b31, err := r.spec.JSON31()
+	if err != nil {
+		return fmt.Errorf("router: build spec: %w", err)
+	}
+	r.spec30.set(b)
+	r.spec31.set(b31)
 	return r.documentBindings()
 }
 
@@ -145,16 +149,28 @@ func (r *Router) documentBindings() error {
 	return nil
 }
 
-// serveSpec sends the cached document with its ETag; a matching
-// If-None-Match is a 304. Nothing of the request goes into the document.
-func (r *Router) serveSpec(c *fiber.Ctx) error {
-	c.Set(fiber.HeaderETag, r.specETag)
+// specFile is a rendered document with its entity tag.
+type specFile struct {
+	body []byte
+	etag string
+}
+
+// set keeps the document b and its entity tag, a digest of b.
+func (f *specFile) set(b []byte) {
+	sum := sha256.Sum256(b)
+	f.body, f.etag = b, `"`+hex.EncodeToString(sum[:16])+`"`
+}
+
+// serve sends the cached document with its ETag; a matching If-None-Match
+// is a 304. Nothing of the request goes into the document.
+func (f *specFile) serve(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderETag, f.etag)
 	c.Set(fiber.HeaderCacheControl, "no-cache")
-	if etagMatch(c.Get(fiber.HeaderIfNoneMatch), r.specETag) {
+	if etagMatch(c.Get(fiber.HeaderIfNoneMatch), f.etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
-	return c.Send(r.specJSON)
+	return c.Send(f.body)
 }
 
 // etagMatch reports whether an If-None-Match header lists etag or "*".

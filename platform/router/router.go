@@ -35,8 +35,8 @@ type Router struct {
 	clientIP fiber.Handler
 	// docsGuard protects the docs and developer tools; nil when open.
 	docsGuard fiber.Handler
-	specJSON  []byte
-	specETag  string
+	// spec30 and spec31 are the document as OpenAPI 3.0 and 3.1.
+	spec30, spec31 specFile
 
 	// metrics are the request metrics; nil without Config.Metrics.
 	metrics *httpMetrics
@@ -135,7 +135,11 @@ func (r *Router) App() *fiber.App { return r.app }
 func (r *Router) Spec() *openapi.Registry { return r.spec }
 
 // SpecJSON returns the generated OpenAPI document, as spec.json serves it.
-func (r *Router) SpecJSON() []byte { return r.specJSON }
+func (r *Router) SpecJSON() []byte { return r.spec30.body }
+
+// SpecJSON31 returns the same document as OpenAPI 3.1, as spec-3.1.json
+// serves it.
+func (r *Router) SpecJSON31() []byte { return r.spec31.body }
 
 // Shutdown stops accepting connections and waits for in-flight requests to
 // finish until ctx is done.

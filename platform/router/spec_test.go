@@ -144,30 +144,37 @@ func TestTheSpecIsCachedAndCannotBeForged(t *testing.T) {
 			t.Fatalf("server = %q", got)
 		}
 	})
-	t.Run("a matching If-None-Match is a 304", func(t *testing.T) {
-		r := specRouter(t, router.APIDocs{})
-		resp, _ := get(t, r, "/api/docs/spec.json")
-		etag := resp.Header.Get("ETag")
-		if etag == "" || resp.Header.Get("Cache-Control") == "" {
-			t.Fatalf("ETag %q Cache-Control %q", etag, resp.Header.Get("Cache-Control"))
-		}
-		req := httptest.NewRequest(http.MethodGet, "/api/docs/spec.json", nil)
-		req.Header.Set("If-None-Match", etag)
-		resp, body := do(t, r, req)
-		if resp.StatusCode != http.StatusNotModified || len(body) != 0 {
-			t.Fatalf("status %d with %d bytes, want 304 and none", resp.StatusCode, len(body))
-		}
-		req.Header.Set("If-None-Match", `"other"`)
-		if resp, _ := do(t, r, req); resp.StatusCode != http.StatusOK {
-			t.Fatalf("a stale ETag got %d", resp.StatusCode)
-		}
-	})
+	r := specRouter(t, router.APIDocs{})
+	etags := map[string]string{}
+	for _, target := range []string{"/api/docs/spec.json", "/api/docs/spec-3.1.json"} {
+		t.Run("a matching If-None-Match is a 304 on "+target, func(t *testing.T) {
+			resp, body := get(t, r, target)
+			etag := resp.Header.Get("ETag")
+			if etag == "" || resp.Header.Get("Cache-Control") == "" {
+				t.Fatalf("ETag %q Cache-Control %q", etag, resp.Header.Get("Cache-Control"))
+			}
+			etags[target] = etag + " " + string(body[:min(len(body), 20)])
+			req := httptest.NewRequest(http.MethodGet, target, nil)
+			req.Header.Set("If-None-Match", etag)
+			resp, body = do(t, r, req)
+			if resp.StatusCode != http.StatusNotModified || len(body) != 0 {
+				t.Fatalf("status %d with %d bytes, want 304 and none", resp.StatusCode, len(body))
+			}
+			req.Header.Set("If-None-Match", `"other"`)
+			if resp, _ := do(t, r, req); resp.StatusCode != http.StatusOK {
+				t.Fatalf("a stale ETag got %d", resp.StatusCode)
+			}
+		})
+	}
+	if etags["/api/docs/spec.json"] == etags["/api/docs/spec-3.1.json"] {
+		t.Error("the 3.0 and 3.1 documents share an ETag and a beginning")
+	}
 }
 
 func TestDocsAuthGuardsTheDocsButNotTheAPI(t *testing.T) {
 	t.Parallel()
 	r := specRouter(t, router.APIDocs{UseAuth: true, Users: map[string]string{"dev": "s3cret"}})
-	for _, target := range []string{"/api/docs/spec.json", "/api/docs/spec-ui.html"} {
+	for _, target := range []string{"/api/docs/spec.json", "/api/docs/spec-3.1.json", "/api/docs/spec-ui.html"} {
 		t.Run(target+" asks for Basic credentials", func(t *testing.T) {
 			resp, body := get(t, r, target)
 			wantProblem(t, resp, body, http.StatusUnauthorized)

@@ -13,20 +13,21 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// servedSpec is the document the example service serves at spec.json.
-func servedSpec(t *testing.T) []byte {
+// servedSpec is the document the example service serves at name under
+// /api/docs: spec.json (OpenAPI 3.0) or spec-3.1.json.
+func servedSpec(t *testing.T, name string) []byte {
 	t.Helper()
 	r := newService(t, inMemory, router.Config{BasePath: "/api", JWTSecret: []byte("lint-secret-0123456789abcdef0123")})
-	res := send(t, r, "GET", "/api/docs/spec.json", nil)
+	res := send(t, r, "GET", "/api/docs/"+name, nil)
 	if res.status != 200 {
-		t.Fatalf("spec.json: status %d", res.status)
+		t.Fatalf("%s: status %d", name, res.status)
 	}
 	return res.body
 }
 
 func TestTheServedSpecValidatesWithKinOpenAPI(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi3.NewLoader().LoadFromData(servedSpec(t))
+	doc, err := openapi3.NewLoader().LoadFromData(servedSpec(t, "spec.json"))
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -39,7 +40,8 @@ func TestTheServedSpecValidatesWithKinOpenAPI(t *testing.T) {
 }
 
 // TestTheServedSpecLintsCleanWithRedocly runs Redocly's recommended rules,
-// pinned in tests/lint, over the served document: errors fail the test.
+// pinned in tests/lint, over the served documents, OpenAPI 3.0 and 3.1:
+// errors fail the test.
 func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lint runs node; skipped with -short")
@@ -54,14 +56,16 @@ func TestTheServedSpecLintsCleanWithRedocly(t *testing.T) {
 			t.Fatalf("npm ci in tests/lint: %v\n%s", err, out)
 		}
 	}
-	spec := filepath.Join(t.TempDir(), "spec.json")
-	if err := os.WriteFile(spec, servedSpec(t), 0o600); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"spec.json", "spec-3.1.json"} {
+		spec := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(spec, servedSpec(t, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		lint := exec.CommandContext(testkit.Context(t), node, cli, "lint", "--config", filepath.Join(lintDir, "redocly.yaml"), spec)
+		out, err := lint.CombinedOutput()
+		if err != nil {
+			t.Fatalf("redocly lint found errors in %s: %v\n%s", name, err, out)
+		}
+		t.Logf("redocly lint of %s:\n%s", name, out)
 	}
-	lint := exec.CommandContext(testkit.Context(t), node, cli, "lint", "--config", filepath.Join(lintDir, "redocly.yaml"), spec)
-	out, err := lint.CombinedOutput()
-	if err != nil {
-		t.Fatalf("redocly lint found errors: %v\n%s", err, out)
-	}
-	t.Logf("redocly lint:\n%s", out)
 }
