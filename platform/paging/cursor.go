@@ -20,7 +20,7 @@ import (
 type CursorQuery struct {
 	// Cursor is the next_cursor of the previous page, or empty for a list
 	// that starts at page.
-	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=1024"`
+	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=512"`
 }
 
 // Position is what a cursor carries: where the next page starts and which

@@ -173,6 +173,12 @@ type Config struct {
 	//
 	// Optional. Default: 60s
 	ReadTimeout time.Duration
+	// ReadBufferSize bounds the request line and headers, in bytes: a
+	// request over it is a 431 problem, which every operation documents.
+	// It leaves room for a 512-character cursor and a bearer token.
+	//
+	// Optional. Default: 8192
+	ReadBufferSize int
 	// WriteTimeout bounds writing a response.
 	//
 	// Optional. Default: 60s
@@ -230,6 +236,7 @@ const (
 	defaultRetryAfter     = 5 * time.Second
 	defaultReadTimeout    = 60 * time.Second
 	defaultWriteTimeout   = 60 * time.Second
+	defaultReadBufferSize = 8192
 	defaultIdleTimeout    = 120 * time.Second
 )
 
@@ -282,6 +289,9 @@ func configDefault(cfg Config) Config {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = defaultWriteTimeout
+	}
+	if cfg.ReadBufferSize <= 0 {
+		cfg.ReadBufferSize = defaultReadBufferSize
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = defaultIdleTimeout

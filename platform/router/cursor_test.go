@@ -1,7 +1,6 @@
 package router_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -13,7 +12,6 @@ import (
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
-	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -38,8 +36,8 @@ type (
 )
 
 // cursorList serves the n rows of a SQLite table on GET /rows, paged by
-// keyset with cursors signed by cursors, and answers a bad cursor as a
-// service's handler does: a 400 problem naming it.
+// keyset with cursors signed by cursors; a bad cursor's *paging.FieldError
+// goes back to the router as it is, which answers it with a 400 naming it.
 func cursorList(t *testing.T, cursors *paging.Cursors, n int) *router.Router {
 	t.Helper()
 	db := testkit.SQLite(t)
@@ -57,12 +55,6 @@ func cursorList(t *testing.T, cursors *paging.Cursors, n int) *router.Router {
 	list := func(c *router.Ctx, in *cursorListInput) (*paging.Page[cursorRowOut], error) {
 		page, err := database.Paginate[cursorRow](c.Context(), db.NewSelect().Model((*cursorRow)(nil)), c.Paging(),
 			database.WithCursors(cursors), database.WithKeyset("id"), database.WithCursor(in.Cursor))
-		var fe *paging.FieldError
-		if errors.As(err, &fe) {
-			p := problem.New(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".")
-			p.Errors = []problem.FieldError{{Field: fe.Field, Message: fe.Message}}
-			return nil, p
-		}
 		if err != nil {
 			return nil, err
 		}

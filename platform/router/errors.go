@@ -20,6 +20,7 @@ import (
 //
 //	*problem.Error, *problem.Problem  as declared
 //	*paging.FieldError                400 naming the paging field (page, limit, cursor)
+//	*fiber.Error 431                  431 headers_too_large (request line and headers over the read buffer)
 //	*fiber.Error 4xx                  its status, with a fixed detail
 //	context.DeadlineExceeded          503 request_timeout, Retry-After
 //	an outage (OutageDetector)        503 service_unavailable, Retry-After
@@ -47,6 +48,8 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		return p
 	case errors.As(err, &pf):
 		return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+pf.Field+": "+pf.Message+".", pf.Field, pf.Message)
+	case errors.As(err, &fe) && fe.Code == http.StatusRequestHeaderFieldsTooLarge:
+		return errHeadersTooLarge.WithDetail("The request line and headers are larger than the server reads (%d bytes).", r.cfg.ReadBufferSize).Problem()
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
 	}
@@ -60,6 +63,10 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		slog.Any("error", err))
 	return problem.New(http.StatusInternalServerError, "The server could not complete the request; it has been logged with request id "+requestid.From(c)+".")
 }
+
+// errHeadersTooLarge answers a request whose line and headers do not fit
+// the server's read buffer; every route may answer it, and documents it.
+var errHeadersTooLarge = problem.Declare(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "Request headers too large")
 
 // fiberDetail gives Fiber's client errors a fixed detail, so nothing the
 // client sent and nothing internal is echoed back.

@@ -95,6 +95,7 @@ func New(cfg Config) (*Router, error) {
 		TrustedProxies:          cfg.TrustedProxies,
 		DisableStartupMessage:   true,
 		ReadTimeout:             cfg.ReadTimeout,
+		ReadBufferSize:          cfg.ReadBufferSize,
 		WriteTimeout:            cfg.WriteTimeout,
 		IdleTimeout:             cfg.IdleTimeout,
 		// (5) The final error handler sees every error that did not become
