@@ -9,11 +9,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // problemType is the body of every error response.
 var problemType = reflect.TypeFor[problem.Problem]()
+
+// linkedPageType is implemented by list answers (*paging.Page), which a
+// router sends with a Link header.
+var linkedPageType = reflect.TypeFor[interface{ Links() paging.Links }]()
 
 // Descriptions of the error responses every route of a kind can answer
 // with, used unless the route declares errors with that status.
@@ -56,6 +61,12 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
+		if reflect.PointerTo(t).Implements(linkedPageType) {
+			success.Headers = map[string]*Header{"Link": {
+				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters`,
+				Schema:      &Schema{Type: "string"},
+			}}
+		}
 	}
 	out[strconv.Itoa(status)] = success
 

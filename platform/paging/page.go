@@ -105,3 +105,18 @@ func Map[T, U any](page Page[T], fn func(T) U) Page[U] {
 		NextCursor:    page.NextCursor,
 	}
 }
+
+// Links is what a page tells of its neighbours, for a Link header.
+type Links struct {
+	// Page and Limit are the page's position.
+	Page, Limit int
+	// HasNext reports a record after the page; NextCursor is the cursor
+	// of the next page on lists that issue one.
+	HasNext    bool
+	NextCursor string
+}
+
+// Links returns what the page tells of its neighbours.
+func (p *Page[T]) Links() Links {
+	return Links{Page: p.Page, Limit: p.PageSize, HasNext: p.HasNext, NextCursor: p.NextCursor}
+}

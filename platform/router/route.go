@@ -200,6 +200,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if noBody || out == nil {
 			return fc.SendStatus(status)
 		}
+		if p, ok := any(out).(linkedPage); ok {
+			setLinks(fc, p.Links())
+		}
 		fc.Status(status)
 		return fc.JSON(out)
 	}

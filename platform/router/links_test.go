@@ -1,0 +1,74 @@
+package router_test
+
+import (
+	"net/http"
+	"regexp"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// linkRE finds the link-values of a Link header.
+var linkRE = regexp.MustCompile(`<([^>]*)>; rel="([a-z]+)"`)
+
+// links returns the targets of a Link header by relation.
+func links(header string) map[string]string {
+	out := map[string]string{}
+	for _, m := range linkRE.FindAllStringSubmatch(header, -1) {
+		out[m[2]] = m[1]
+	}
+	return out
+}
+
+// TestLinkHeadersWalkTheList follows rel="next" from the first page of a
+// list to its end: every row comes once, in order, and rel="first" leads
+// back to the first page.
+func TestLinkHeadersWalkTheList(t *testing.T) {
+	t.Parallel()
+	cursors, err := paging.NewCursors([]byte("cursor secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cursorList(t, cursors, 23)
+	var seen []int64
+	target, pages := "/rows?limit=5", 0
+	var first string
+	for target != "" {
+		resp, body := get(t, r, target)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", target, resp.StatusCode, body)
+		}
+		page := decode[paging.Page[cursorRowOut]](t, body)
+		for _, row := range page.Data {
+			seen = append(seen, row.ID)
+		}
+		rel := links(resp.Header.Get("Link"))
+		if rel["first"] == "" {
+			t.Fatalf("%s: no rel=\"first\" in Link %q", target, resp.Header.Get("Link"))
+		}
+		if first == "" {
+			first = rel["first"]
+		} else if rel["first"] != first {
+			t.Errorf("%s: rel=\"first\" is %q, the first page said %q", target, rel["first"], first)
+		}
+		if page.HasNext != (rel["next"] != "") {
+			t.Fatalf("%s: has_next %t but Link %q", target, page.HasNext, resp.Header.Get("Link"))
+		}
+		target = rel["next"]
+		if pages++; pages > 10 {
+			t.Fatal("the next links do not end")
+		}
+	}
+	if len(seen) != 23 {
+		t.Fatalf("walked %d rows over %d pages, want 23: %v", len(seen), pages, seen)
+	}
+	for i, id := range seen {
+		if id != int64(i+1) {
+			t.Fatalf("row %d is id %d: %v", i, id, seen)
+		}
+	}
+	resp, body := get(t, r, first)
+	if page := decode[paging.Page[cursorRowOut]](t, body); resp.StatusCode != http.StatusOK || page.Page != 0 || page.PageSize != 5 || page.Data[0].ID != 1 {
+		t.Fatalf("rel=\"first\" %s: status %d, page %+v", first, resp.StatusCode, page)
+	}
+}
