@@ -56,7 +56,7 @@ func (a *Auth) Routes() []router.Route {
 				"address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password."),
 			router.OperationID("login"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidCredentials, ErrUnsupportedGrantType, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
+			router.Errors(ErrInvalidCredentials, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
 			router.Use(a.limit...)),
 		router.Post("/refresh", a.refresh,
 			router.Summary("Refresh a session"),
@@ -65,7 +65,7 @@ func (a *Auth) Routes() []router.Route {
 				"is a 401 and ends the whole session (reuse detection)."),
 			router.OperationID("refresh"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidGrant, ErrUnsupportedGrantType, ErrTooManyRequests, ratelimit.ErrUnavailable),
+			router.Errors(ErrInvalidGrant, ErrTooManyRequests, ratelimit.ErrUnavailable),
 			router.Use(a.limit...)),
 		router.Post("/logout", a.logout,
 			router.Summary("Log out"),
@@ -92,9 +92,6 @@ type LogoutInput struct {
 }
 
 func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
-	if in.Body.GrantType != "" && in.Body.GrantType != "password" {
-		return nil, ErrUnsupportedGrantType.WithDetail("Only the password grant is supported here.")
-	}
 	ctx := database.OnPrimary(rc.Context())
 	email, err := NormalizeEmail(in.Body.Username)
 	if err != nil {
@@ -136,9 +133,6 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 }
 
 func (a *Auth) refresh(rc *router.Ctx, in *RefreshInput) (*dto.Token, error) {
-	if in.Body.GrantType != "" && in.Body.GrantType != "refresh_token" {
-		return nil, ErrUnsupportedGrantType.WithDetail("Only the refresh_token grant is supported here.")
-	}
 	tok, err := a.sessions.Refresh(rc.Context(), in.Body.RefreshToken)
 	switch {
 	case errors.Is(err, sessions.ErrRefreshReused):

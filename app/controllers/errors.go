@@ -24,7 +24,4 @@ var (
 	ErrForbidden = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
 	// ErrLastAdmin answers a change that would leave no active admin.
 	ErrLastAdmin = problem.Declare(http.StatusConflict, "last_admin", "Last active admin")
-	// ErrUnsupportedGrantType answers a login with a grant type other than
-	// password, with the code OAuth2 uses for it.
-	ErrUnsupportedGrantType = problem.Declare(http.StatusBadRequest, "unsupported_grant_type", "Unsupported grant type")
 )

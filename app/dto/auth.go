@@ -4,7 +4,7 @@ package dto
 // UI sends it in a form, or the same fields as JSON.
 type LoginRequest struct {
 	// GrantType must be "password" when present.
-	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: password, the only one supported (another is a 400 unsupported_grant_type)" example:"password" validate:"omitempty,max=32"`
+	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: password, the only one supported" example:"password" validate:"omitempty,oneof=password"`
 	// Username is the user's email, matched regardless of case.
 	Username string `json:"username" doc:"The user's email" example:"ada@example.com" validate:"required,max=254"`
 	// Password is the user's password.
@@ -28,7 +28,7 @@ type Token struct {
 // as a form, or the same fields as JSON.
 type RefreshRequest struct {
 	// GrantType must be "refresh_token" when present.
-	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: refresh_token, the only one accepted here" example:"refresh_token" validate:"omitempty,max=32"`
+	GrantType string `json:"grant_type,omitempty" doc:"OAuth2 grant type: refresh_token, the only one accepted here" example:"refresh_token" validate:"omitempty,oneof=refresh_token"`
 	// RefreshToken is the refresh token of the last login or refresh.
 	RefreshToken string `json:"refresh_token" doc:"The refresh token of the last login or refresh" example:"q3Zr0Y0x8j6pQ2wV6m1Vn4Kz5b9cA7eHfJdLgTsUyRw" validate:"required,max=200"`
 }

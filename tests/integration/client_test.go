@@ -64,7 +64,7 @@ func run(server, adminEmail, adminPassword string) error {
 	}
 	// Listing users is for admins: log in as one, then refresh the
 	// session as a client does when the access token expires.
-	grant := "password"
+	grant := client.LoginFormdataBodyGrantType("password")
 	login, err := c.LoginWithFormdataBodyWithResponse(ctx, client.LoginFormdataRequestBody{
 		GrantType: &grant, Username: adminEmail, Password: adminPassword})
 	if err != nil {
@@ -73,7 +73,7 @@ func run(server, adminEmail, adminPassword string) error {
 	if login.JSON200 == nil {
 		return fmt.Errorf("login: status %d: %s", login.StatusCode(), login.Body)
 	}
-	refreshGrant := "refresh_token"
+	refreshGrant := client.RefreshFormdataBodyGrantType("refresh_token")
 	refreshed, err := c.RefreshWithFormdataBodyWithResponse(ctx, client.RefreshFormdataRequestBody{
 		GrantType: &refreshGrant, RefreshToken: login.JSON200.RefreshToken})
 	if err != nil {

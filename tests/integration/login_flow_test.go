@@ -11,6 +11,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
@@ -95,13 +96,14 @@ func testLogin(t *testing.T, newDSN func(*testing.T) string) {
 		})
 	}
 
-	t.Run("a login with another grant type answers 400 unsupported_grant_type", func(t *testing.T) {
+	t.Run("a login with another grant type is a 422 naming grant_type, as the document's enum says", func(t *testing.T) {
 		for _, body := range []any{
 			url.Values{"grant_type": {"client_credentials"}, "username": {"ada@example.com"}, "password": {password}},
 			map[string]string{"grant_type": "refresh_token", "username": "ada@example.com", "password": password},
 		} {
-			a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: body}).
-				wantCode(t, http.StatusBadRequest, "unsupported_grant_type")
+			p := a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: body}).
+				wantProblem(t, http.StatusUnprocessableEntity)
+			testkit.WantField(t, p, "grant_type")
 		}
 	})
 
