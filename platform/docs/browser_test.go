@@ -15,7 +15,7 @@ import (
 
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
-	"github.com/asapjs/fiber-template/platform/docs/docstest"
+	"github.com/asapjs/fiber-template/internal/browsertest"
 )
 
 // petsSpec is a small OpenAPI 3.0.0 document with two operations and the
@@ -87,7 +87,7 @@ const dialogFields = `(() => {
 })()`
 
 func TestBrowserShowsTheDocsUI(t *testing.T) {
-	browser := docstest.Browser(t)
+	browser := browsertest.Browser(t)
 	cases := []struct {
 		name     string
 		cfg      docs.Config
@@ -116,15 +116,15 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			base := testkit.Serve(t, docsApp(t, tc.cfg, tc.specPath))
 			tab, cancel := chromedp.NewContext(browser)
 			defer cancel()
-			requests := docstest.RecordRequests(tab)
+			requests := browsertest.RecordRequests(tab)
 			if tc.auth != "" {
 				if err := chromedp.Run(tab, network.SetExtraHTTPHeaders(network.Headers{"Authorization": tc.auth})); err != nil {
 					t.Fatal(err)
 				}
 			}
 			page := base + strings.TrimSuffix(tc.cfg.Prefix, "/") + "/spec-ui.html"
-			err := docstest.WaitForOperations(tab, page, petsOperations)
-			docstest.Screenshot(tab, t, "operations")
+			err := browsertest.WaitForOperations(tab, page, petsOperations)
+			browsertest.Screenshot(tab, t, "operations")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,12 +147,12 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 		base := testkit.Serve(t, app)
 		tab, cancel := chromedp.NewContext(browser)
 		defer cancel()
-		requests := docstest.RecordRequests(tab)
-		if err := docstest.WaitForOperations(tab, base+"/api/docs/spec-ui.html", petsOperations); err != nil {
+		requests := browsertest.RecordRequests(tab)
+		if err := browsertest.WaitForOperations(tab, base+"/api/docs/spec-ui.html", petsOperations); err != nil {
 			t.Fatal(err)
 		}
 
-		ctx, cancelSteps := context.WithTimeout(tab, docstest.WaitTimeout)
+		ctx, cancelSteps := context.WithTimeout(tab, browsertest.WaitTimeout)
 		defer cancelSteps()
 		var (
 			stored string
@@ -174,7 +174,7 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 		}
 		for _, step := range steps {
 			if err := chromedp.Run(ctx, step.action); err != nil {
-				docstest.Screenshot(tab, t, "failed")
+				browsertest.Screenshot(tab, t, "failed")
 				t.Fatalf("%s: %v", step.name, err)
 			}
 		}
@@ -183,7 +183,7 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 		if want := []string{"oauth_password", "oauth_username"}; !slices.Equal(asked, want) {
 			t.Errorf("the Authorize dialog asks for %q, want only %q", asked, want)
 		}
-		docstest.Screenshot(tab, t, "authorized")
+		browsertest.Screenshot(tab, t, "authorized")
 		if !strings.Contains(stored, "token-from-login") {
 			t.Errorf("after the reload the stored authorization is %q, want the token", stored)
 		}

@@ -52,7 +52,7 @@ func TestFreshClone(t *testing.T) {
 	}
 	t.Logf("go test ./... in a fresh copy:\n%s", output)
 
-	want := testsCalling(t, "docstest", "Browser")
+	want := testsCalling(t, "browsertest", "Browser")
 	want = append(want, "TestTheServedSpecLintsCleanWithRedocly")
 	for _, name := range want {
 		if !strings.Contains(output, "skip: "+name+" needs ") {

@@ -111,9 +111,9 @@ func TestTaskfile(t *testing.T) {
 		if got := tf.Tasks["test:e2e"].commands(); !slices.Equal(got, []string{want}) {
 			t.Fatalf("task test:e2e runs %q, want %q", got, want)
 		}
-		browserTests := testsCalling(t, "docstest", "Browser")
+		browserTests := testsCalling(t, "browsertest", "Browser")
 		if len(browserTests) == 0 {
-			t.Fatal("found no test that calls docstest.Browser")
+			t.Fatal("found no test that calls browsertest.Browser")
 		}
 		for _, name := range browserTests {
 			if !strings.HasPrefix(name, "TestBrowser") {
@@ -286,8 +286,8 @@ func testsCalling(t *testing.T, pkg, fn string) []string {
 		if err != nil {
 			return err
 		}
-		// docstest's own tests call Browser with a stand-in for t.
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "docstest" || strings.HasPrefix(d.Name(), ".")) && path != root {
+		// browsertest's own tests call Browser with a stand-in for t.
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "browsertest" || strings.HasPrefix(d.Name(), ".")) && path != root {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {

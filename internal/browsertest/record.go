@@ -1,4 +1,4 @@
-package docstest
+package browsertest
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package docstest
+package browsertest
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func Browser(t testing.TB) context.Context {
 	// The first Run launches the browser; doing it here reports a browser
 	// that cannot start apart from the page under test.
 	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("docstest: start Chromium at %s: %v", path, err)
+		t.Fatalf("browsertest: start Chromium at %s: %v", path, err)
 	}
 	return ctx
 }

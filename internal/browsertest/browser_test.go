@@ -1,4 +1,4 @@
-package docstest_test
+package browsertest_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asapjs/fiber-template/platform/docs/docstest"
+	"github.com/asapjs/fiber-template/internal/browsertest"
 )
 
 // outcomeTB records whether a test was skipped or failed. Like the real
@@ -47,7 +47,7 @@ func TestMissingChromium(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				docstest.Browser(tb)
+				browsertest.Browser(tb)
 			}()
 			<-done
 			if tb.skipped != tc.wantSkip || tb.failed == tc.wantSkip {

@@ -1,4 +1,4 @@
-package docstest
+package browsertest
 
 import (
 	"context"
@@ -28,19 +28,19 @@ func Screenshot(ctx context.Context, t testing.TB, name string) {
 	var png []byte
 	// A headless tab in the background paints no frames to capture.
 	if err := chromedp.Run(shotCtx, page.BringToFront(), chromedp.CaptureScreenshot(&png)); err != nil {
-		t.Logf("docstest: screenshot %s: %v", name, err)
+		t.Logf("browsertest: screenshot %s: %v", name, err)
 		return
 	}
 	file := filepath.Join(dir, fileName(t.Name()+"-"+name)+".png")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Logf("docstest: screenshot %s: %v", name, err)
+		t.Logf("browsertest: screenshot %s: %v", name, err)
 		return
 	}
 	if err := os.WriteFile(file, png, 0o644); err != nil {
-		t.Logf("docstest: screenshot %s: %v", name, err)
+		t.Logf("browsertest: screenshot %s: %v", name, err)
 		return
 	}
-	t.Logf("docstest: screenshot saved to %s", file)
+	t.Logf("browsertest: screenshot saved to %s", file)
 }
 
 // fileName makes a test name safe to use as a file name.

@@ -1,4 +1,4 @@
-package docstest
+package browsertest
 
 import (
 	"context"
@@ -23,14 +23,14 @@ const summariesJS = `Array.from(document.querySelectorAll(".opblock .opblock-sum
 func WaitForOperations(ctx context.Context, url string, want []string) error {
 	wantJSON, err := json.Marshal(want)
 	if err != nil {
-		return fmt.Errorf("docstest: encode summaries: %w", err)
+		return fmt.Errorf("browsertest: encode summaries: %w", err)
 	}
 	allShown := fmt.Sprintf(`(() => { const shown = new Set(%s); return %s.every(s => shown.has(s)); })()`, summariesJS, wantJSON)
 
 	// The first Run on a tab context opens the tab and cancelling its
 	// context closes the tab, so open it before bounding the wait.
 	if err := chromedp.Run(ctx); err != nil {
-		return fmt.Errorf("docstest: open tab: %w", err)
+		return fmt.Errorf("browsertest: open tab: %w", err)
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, WaitTimeout)
 	defer cancel()
@@ -52,5 +52,5 @@ func WaitForOperations(ctx context.Context, url string, want []string) error {
 		chromedp.Evaluate(summariesJS, &shown),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll(".errors-wrapper, .loading-container")).map(e => e.textContent.trim()).join(" | ")`, &pageErrors),
 	)
-	return fmt.Errorf("docstest: operations %q not all shown at %s (shown: %q, page errors: %q): %w", want, url, shown, pageErrors, err)
+	return fmt.Errorf("browsertest: operations %q not all shown at %s (shown: %q, page errors: %q): %w", want, url, shown, pageErrors, err)
 }
