@@ -13,7 +13,7 @@ command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; ex
 
 work="$(mktemp -d)"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-go build -o "$work/server" ./bench/server
+go -C bench build -o "$work/server" ./server
 "$work/server" >"$work/token" &
 server=$!
 for _ in $(seq 50); do [[ -s "$work/token" ]] && break; sleep 0.1; done

@@ -6,7 +6,7 @@
 // schema before the search indexes, as the baseline. Ratios within the
 // run, not absolute rates, are what bench/README.md reports.
 //
-//	go test -run '^$' -bench Scale -benchtime 1x -timeout 60m ./bench/dbscale/
+//	go -C bench test -run '^$' -bench Scale -benchtime 1x -timeout 60m ./dbscale/
 //
 // BENCH_SIZES, BENCH_ROUNDS, BENCH_CELL and BENCH_WORKERS tune the run
 // (defaults 10000,100000,1000000; 3; 1.5s; 8). The database comes from

@@ -7,7 +7,7 @@
 // during the floods exceeds -max-ratio times its p99 alone, or when the
 // list failed to answer 200.
 //
-//	go run ./bench/flood [-duration 20s] [-flood-conns 16] [-list-conns 4] [-rounds 2]
+//	go -C bench run ./flood [-duration 20s] [-flood-conns 16] [-list-conns 4] [-rounds 2]
 //
 // Two variants, each on a fresh service process:
 //

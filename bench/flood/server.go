@@ -16,16 +16,24 @@ import (
 	"time"
 )
 
-// build compiles ./cmd/api of the module in the working directory into
-// dir and returns the binary's path.
+// build compiles ./cmd/api of the repository the working directory is in
+// (the bench module, or the service's module above it) into dir and
+// returns the binary's path.
 func build(ctx context.Context, dir string) (string, error) {
 	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", fmt.Errorf("go env GOMOD: %w", err)
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
-	if _, err := os.Stat(filepath.Join(root, "cmd", "api")); err != nil {
-		return "", errors.New("run it from the repository, whose module has ./cmd/api, or pass -api")
+	for {
+		if _, err := os.Stat(filepath.Join(root, "cmd", "api")); err == nil {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			return "", errors.New("run it from the repository, whose module has ./cmd/api, or pass -api")
+		}
+		root = parent
 	}
 	bin := filepath.Join(dir, "api")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/api")

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/asapjs/fiber-template v0.0.0
+	github.com/asapjs/fiber-template/bench v0.0.0
 	github.com/danielgtaylor/huma/v2 v2.37.2
 	github.com/gofiber/fiber/v2 v2.52.15
 )
@@ -45,4 +46,7 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 )
 
-replace github.com/asapjs/fiber-template => ../..
+replace (
+	github.com/asapjs/fiber-template => ../..
+	github.com/asapjs/fiber-template/bench => ../
+)

@@ -136,11 +136,17 @@ func TestTaskfile(t *testing.T) {
 
 	t.Run("every ./path it names exists", func(t *testing.T) {
 		forEachCommand(tf, func(task, cmd string) {
+			// go -C dir runs in dir: its ./paths are under it.
+			dir := "."
+			if m := goDirFlag.FindStringSubmatch(cmd); m != nil {
+				dir = m[1]
+			}
 			for _, m := range localPath.FindAllStringSubmatch(cmd, -1) {
 				path := strings.TrimSuffix(strings.TrimSuffix(m[1], "..."), "/")
 				if path == "." {
 					continue
 				}
+				path = filepath.ToSlash(filepath.Join(dir, path))
 				if !exists(t, path) {
 					t.Errorf("task %q names %s, which does not exist", task, m[1])
 				} else if strings.HasSuffix(m[1], "/...") && !hasGoFiles(t, path) {
@@ -277,6 +283,9 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // testsCalling returns the Test functions of the repository's test files
 // whose bodies call pkg.fn, as "TestName (file)".
+// goDirFlag finds the directory of a go -C command.
+var goDirFlag = regexp.MustCompile(`\bgo -C (\S+)`)
+
 func testsCalling(t *testing.T, pkg, fn string) []string {
 	t.Helper()
 	var found []string
