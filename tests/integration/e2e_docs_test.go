@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/asapjs/fiber-template/platform/docs/docstest"
+	"github.com/asapjs/fiber-template/internal/browsertest"
 )
 
 // listUsersBlock is the Swagger UI block of the listUsers operation: its
@@ -35,13 +35,13 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 	// catch IP literals too, so the page is opened by that name.
 	base := strings.Replace(serve(t, a.r), "127.0.0.1", "localhost", 1)
 
-	browser := docstest.Browser(t)
-	if err := docstest.WaitForOperations(browser, base+a.r.DocsURL(), []string{"List users", "Log in"}); err != nil {
-		docstest.Screenshot(browser, t, "loaded")
+	browser := browsertest.Browser(t)
+	if err := browsertest.WaitForOperations(browser, base+a.r.DocsURL(), []string{"List users", "Log in"}); err != nil {
+		browsertest.Screenshot(browser, t, "loaded")
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithTimeout(browser, docstest.WaitTimeout)
+	ctx, cancel := context.WithTimeout(browser, browsertest.WaitTimeout)
 	defer cancel()
 	poll := func(js string) chromedp.Action {
 		return chromedp.Poll(js, nil, chromedp.WithPollingInterval(100*time.Millisecond))
@@ -79,7 +79,7 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 	}
 	for _, s := range steps {
 		if err := chromedp.Run(ctx, s.actions...); err != nil {
-			docstest.Screenshot(browser, t, "failed")
+			browsertest.Screenshot(browser, t, "failed")
 			t.Fatalf("%s: %v", s.name, err)
 		}
 	}
@@ -92,7 +92,7 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 		chromedp.Text(listUsersBlock+" .curl-command", &curl, chromedp.ByQuery),
 		chromedp.ScrollIntoView(listUsersBlock+" .live-responses-table", chromedp.ByQuery),
 	)
-	docstest.Screenshot(browser, t, "list-users")
+	browsertest.Screenshot(browser, t, "list-users")
 	if err != nil {
 		t.Fatalf("read the response: %v", err)
 	}
