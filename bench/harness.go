@@ -15,6 +15,11 @@ import (
 // goroutine keeps the measurement steady; wrk covers concurrency (see
 // README.md).
 func Handler(b *testing.B, app *fiber.App, authorization string) {
+	HandlerAt(b, app, authorization, Target)
+}
+
+// HandlerAt is Handler for the request GET target.
+func HandlerAt(b *testing.B, app *fiber.App, authorization, target string) {
 	h := app.Handler()
 	var ctx fasthttp.RequestCtx
 	b.ReportAllocs()
@@ -26,7 +31,7 @@ func Handler(b *testing.B, app *fiber.App, authorization string) {
 		ctx.Response.Reset()
 		ctx.ResetUserValues()
 		ctx.Request.Header.SetMethod(fiber.MethodGet)
-		ctx.Request.SetRequestURI(Target)
+		ctx.Request.SetRequestURI(target)
 		ctx.Request.Header.Set(fiber.HeaderAuthorization, authorization)
 		h(&ctx)
 		if ctx.Response.StatusCode() != http.StatusOK {
