@@ -37,6 +37,9 @@ type CountStrategy struct {
 	budget time.Duration
 	// budgetSet tells CountAuto(0) from the zero value.
 	budgetSet bool
+	// memo remembers the queries that ran out of budget; CountAuto makes
+	// one, shared by every copy of the strategy it returns.
+	memo *budgetMemo
 }
 
 var (
@@ -66,10 +69,12 @@ func CountCapped(n int) CountStrategy {
 // Small tables and selective filters stay exact; huge ones stay fast. A
 // query (its SQL, values included) that ran out of budget is remembered
 // for a minute and estimated without trying again, so a table too large to
-// count costs the budget once a minute, not on every request. A budget of
-// zero or less never counts exactly.
+// count costs the budget once a minute, not on every request. The memory
+// is the strategy's own: make it once (a service does at start-up) and
+// share it; the zero value remembers nothing. A budget of zero or less
+// never counts exactly.
 func CountAuto(budget time.Duration) CountStrategy {
-	return CountStrategy{kind: countAuto, budget: budget, budgetSet: true}
+	return CountStrategy{kind: countAuto, budget: budget, budgetSet: true, memo: newBudgetMemo()}
 }
 
 // String names the strategy as its constructor does.
@@ -166,7 +171,7 @@ func (c *counter) count(ctx context.Context, s CountStrategy, k known) (total in
 	case countEstimate:
 		return c.estimate(ctx, k)
 	}
-	return c.auto(ctx, s.autoBudget(), k)
+	return c.auto(ctx, s.autoBudget(), s.memo, k)
 }
 
 // capped counts at most n+1 rows.
@@ -184,8 +189,9 @@ func (c *counter) capped(ctx context.Context, n int, k known) (int, bool, error)
 	return max(got, k.lowerBound()), false, nil
 }
 
-// auto counts exactly within budget, or estimates.
-func (c *counter) auto(ctx context.Context, budget time.Duration, k known) (int, bool, error) {
+// auto counts exactly within budget, or estimates; memo, when not nil,
+// skips the queries that ran out of budget lately.
+func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMemo, k known) (int, bool, error) {
 	if budget <= 0 {
 		return c.estimate(ctx, k)
 	}
@@ -194,7 +200,7 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, k known) (int,
 		return 0, false, err
 	}
 	key := memoKey{db: c.db, sql: sql}
-	if overBudget.recent(key, time.Now()) {
+	if memo.recent(key, time.Now()) {
 		return c.estimate(ctx, k)
 	}
 	n, ok, err := c.within(ctx, budget)
@@ -204,7 +210,7 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, k known) (int,
 	if ok {
 		return n, true, nil
 	}
-	overBudget.add(key, time.Now())
+	memo.add(key, time.Now())
 	return c.estimate(ctx, k)
 }
 

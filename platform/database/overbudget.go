@@ -27,21 +27,27 @@ type budgetMemo struct {
 	until map[memoKey]time.Time
 }
 
-// overBudget is the memo of the process: a query's cost does not depend on
-// who asks.
-var overBudget = &budgetMemo{until: map[memoKey]time.Time{}}
+// newBudgetMemo returns an empty memo.
+func newBudgetMemo() *budgetMemo { return &budgetMemo{until: map[memoKey]time.Time{}} }
 
 // recent reports whether the query ran out of budget less than
-// overBudgetTTL before now.
+// overBudgetTTL before now; a nil memo remembers nothing.
 func (m *budgetMemo) recent(k memoKey, now time.Time) bool {
+	if m == nil {
+		return false
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	until, ok := m.until[k]
 	return ok && now.Before(until)
 }
 
-// add remembers that the query ran out of budget at now.
+// add remembers that the query ran out of budget at now; a nil memo
+// remembers nothing.
 func (m *budgetMemo) add(k memoKey, now time.Time) {
+	if m == nil {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.until) >= overBudgetMax {

@@ -13,9 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/internal/browsertest"
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
-	"github.com/asapjs/fiber-template/internal/browsertest"
 )
 
 // petsSpec is a small OpenAPI 3.0.0 document with two operations and the

@@ -25,8 +25,8 @@ var (
 // call and outgoing request made with it is bounded, and a handler waiting
 // on a dependency that stopped answering gives up instead of hanging.
 func (r *Router) withDeadline(c *fiber.Ctx) error {
-	ctx := newDeadlineContext(c.UserContext(), r.cfg.RequestTimeout)
-	defer ctx.cancel()
+	ctx, cancel := context.WithTimeout(c.UserContext(), r.cfg.RequestTimeout)
+	defer cancel()
 	c.SetUserContext(ctx)
 	return c.Next()
 }

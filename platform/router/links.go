@@ -2,7 +2,6 @@ package router
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
@@ -16,7 +15,8 @@ type linkedPage interface{ Links() paging.Links }
 
 // setLinks answers the Link header of a page: rel="next" when a record
 // follows (by its cursor when the list issued one, else by page), and
-// rel="first". Both keep the request's path, filters and page size.
+// rel="first". Both keep the request's path, filters and page size. The
+// header is built in a buffer on the stack and copied into the answer.
 func setLinks(c *fiber.Ctx, l paging.Links) {
 	args := fasthttp.AcquireArgs()
 	defer fasthttp.ReleaseArgs(args)
@@ -25,8 +25,11 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 	args.Del("cursor")
 	// A page reached by cursor took its limit from the cursor: the links
 	// state it.
-	args.Set("limit", strconv.Itoa(l.Limit))
-	var b strings.Builder
+	var num [20]byte
+	args.SetBytesV("limit", strconv.AppendInt(num[:0], int64(l.Limit), 10))
+	var buf [1024]byte
+	b := buf[:0]
+	path := c.Request().URI().Path()
 	if l.HasNext {
 		next := fasthttp.AcquireArgs()
 		defer fasthttp.ReleaseArgs(next)
@@ -36,24 +39,24 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 			next.Del("limit")
 			next.Set("cursor", l.NextCursor)
 		} else {
-			next.Set("page", strconv.Itoa(l.Page+1))
+			next.SetBytesV("page", strconv.AppendInt(num[:0], int64(l.Page+1), 10))
 		}
-		writeLink(&b, c.Path(), next, "next")
-		b.WriteString(", ")
+		b = appendLink(b, path, next, "next")
+		b = append(b, ", "...)
 	}
-	writeLink(&b, c.Path(), args, "first")
-	c.Set(fiber.HeaderLink, b.String())
+	b = appendLink(b, path, args, "first")
+	c.Response().Header.SetBytesV(fiber.HeaderLink, b)
 }
 
-// writeLink writes one link-value: <path?query>; rel="rel".
-func writeLink(b *strings.Builder, path string, args *fasthttp.Args, rel string) {
-	b.WriteByte('<')
-	b.WriteString(path)
+// appendLink appends one link-value, <path?query>; rel="rel", to b.
+func appendLink(b, path []byte, args *fasthttp.Args, rel string) []byte {
+	b = append(b, '<')
+	b = append(b, path...)
 	if args.Len() > 0 {
-		b.WriteByte('?')
-		b.Write(args.QueryString())
+		b = append(b, '?')
+		b = args.AppendBytes(b)
 	}
-	b.WriteString(`>; rel="`)
-	b.WriteString(rel)
-	b.WriteByte('"')
+	b = append(b, `>; rel="`...)
+	b = append(b, rel...)
+	return append(b, '"')
 }

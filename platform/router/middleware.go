@@ -7,11 +7,11 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cors"
-	"github.com/gofiber/fiber/v2/middleware/helmet"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"github.com/asapjs/fiber-template/platform/middleware/accesslog"
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
+	"github.com/asapjs/fiber-template/platform/middleware/secure"
 )
 
 // useMiddleware registers start-up step 2, outermost first:
@@ -19,7 +19,7 @@ import (
 //	client address   clientip, from trusted proxies only
 //	span             tracing, when on: everything below is in the request's span
 //	request id       requestid
-//	security headers helmet: nosniff, no framing by other sites, no referrer, isolation
+//	security headers secure: nosniff, no framing, no referrer (OWASP REST)
 //	access log       LogRequests: one line with the status the client got
 //	metrics          Metrics: counted and timed with that status
 //	errors           the one place an error becomes an answer (handleError)
@@ -39,7 +39,7 @@ func (r *Router) useMiddleware() error {
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
-	r.app.Use(ids, helmet.New())
+	r.app.Use(ids, secure.New())
 	if r.cfg.LogRequests {
 		r.app.Use(accesslog.New(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs}))
 	}

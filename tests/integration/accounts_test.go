@@ -230,10 +230,10 @@ func TestSessions(t *testing.T) {
 		t.Run("every response carries the security headers and authenticated ones no-store", func(t *testing.T) {
 			token := a.login(t, "s@example.com", "member-pass-1234")
 			secure := map[string]string{
-				"X-Content-Type-Options":       "nosniff",
-				"X-Frame-Options":              "SAMEORIGIN",
-				"Referrer-Policy":              "no-referrer",
-				"Cross-Origin-Resource-Policy": "same-origin",
+				"X-Content-Type-Options":  "nosniff",
+				"X-Frame-Options":         "DENY",
+				"Content-Security-Policy": "frame-ancestors 'none'",
+				"Referrer-Policy":         "no-referrer",
 			}
 			answers := map[string]response{
 				"an answer":   a.send(t, req{method: http.MethodGet, path: "/api/users/me", token: token}),

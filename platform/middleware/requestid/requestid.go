@@ -28,7 +28,7 @@ type Config struct {
 	// X-Request-ID.
 	Header string
 	// Generator appends a new id to dst. Default: a random prefix made
-	// once by New and a counter.
+	// once by New and a counter, which allocates nothing.
 	Generator func(dst []byte) []byte
 }
 
@@ -48,22 +48,23 @@ func New(config ...Config) (fiber.Handler, error) {
 	if cfg.Header == "" {
 		cfg.Header = ConfigDefault.Header
 	}
-	if cfg.Generator == nil {
-		gen, err := counter()
-		if err != nil {
-			return nil, err
-		}
-		cfg.Generator = gen
+	ids, err := newCounter()
+	if err != nil {
+		return nil, err
 	}
 	return func(c *fiber.Ctx) error {
 		if cfg.Next != nil && cfg.Next(c) {
 			return c.Next()
 		}
-		if in := c.Request().Header.Peek(cfg.Header); Valid(in) {
+		switch in := c.Request().Header.Peek(cfg.Header); {
+		case Valid(in):
 			c.Response().Header.SetBytesV(cfg.Header, in)
-		} else {
+		case cfg.Generator != nil:
+			c.Response().Header.SetBytesV(cfg.Header, cfg.Generator(nil))
+		default:
+			// On the stack: the header copies it.
 			var buf [40]byte
-			c.Response().Header.SetBytesV(cfg.Header, cfg.Generator(buf[:0]))
+			c.Response().Header.SetBytesV(cfg.Header, ids.append(buf[:0]))
 		}
 		return c.Next()
 	}, nil
@@ -91,17 +92,24 @@ func Valid(id []byte) bool {
 	return true
 }
 
-// counter returns a generator of ids made of a random prefix and a
-// counter, both its own.
-func counter() (func([]byte) []byte, error) {
+// counter makes the default ids: a random prefix and a counter, both its
+// own.
+type counter struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+// newCounter returns a counter with a new random prefix.
+func newCounter() (*counter, error) {
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
 		return nil, fmt.Errorf("requestid: random prefix: %w", err)
 	}
-	prefix := hex.EncodeToString(b) + "-"
-	var n atomic.Uint64
-	return func(dst []byte) []byte {
-		dst = append(dst, prefix...)
-		return strconv.AppendUint(dst, n.Add(1), 10)
-	}, nil
+	return &counter{prefix: hex.EncodeToString(b) + "-"}, nil
+}
+
+// append appends a new id to dst.
+func (g *counter) append(dst []byte) []byte {
+	dst = append(dst, g.prefix...)
+	return strconv.AppendUint(dst, g.n.Add(1), 10)
 }
