@@ -293,15 +293,11 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	return nil, nil
 }
 
-// userError turns the repository's sentinel errors into declared errors,
-// and a bad cursor into a 400 naming it.
+// userError turns the repository's sentinel errors into declared errors;
+// anything else, a refused cursor's *paging.FieldError included, goes to
+// the router as it is.
 func userError(err error) error {
-	var fe *paging.FieldError
 	switch {
-	case errors.As(err, &fe):
-		p := problem.New(http.StatusBadRequest, "Invalid paging parameter "+fe.Field+": "+fe.Message+".")
-		p.Errors = []problem.FieldError{{Field: fe.Field, Message: fe.Message}}
-		return p
 	case errors.Is(err, repositories.ErrNotFound):
 		return ErrUserNotFound
 	case errors.Is(err, repositories.ErrDuplicate):

@@ -27,7 +27,7 @@ type generated struct {
 
 // remove deletes the generated resource name from the repository at root:
 // its files and its registration in app/app.go, and the helpers the
-// generated resources share (records.go, listing.go, tables.go) with the
+// generated resources share (records.go, tables.go) with the
 // last of them. It refuses, writing nothing, a resource it did not
 // generate (users), one with a file edited since (see marker.go), and one
 // whose names other code still uses.

@@ -93,17 +93,17 @@ func TestRemove(t *testing.T) {
 		root := writeTree(t, serviceTree)
 		generate(t, root, "orders")
 		files := readTree(t, root)
-		files["app/controllers/listing.go"] += "\n// Kept for later.\n"
+		files["migrations/tables.go"] += "\n// Kept for later.\n"
 		root = writeTree(t, files)
 		out := removeOK(t, root, "orders")
 		got := readTree(t, root)
-		if _, ok := got["app/controllers/listing.go"]; !ok {
-			t.Error("the edited listing.go was removed")
+		if _, ok := got["migrations/tables.go"]; !ok {
+			t.Error("the edited tables.go was removed")
 		}
 		if _, ok := got["app/repositories/records.go"]; ok {
 			t.Error("the unedited records.go was kept")
 		}
-		if !strings.Contains(out, "note: kept app/controllers/listing.go") {
+		if !strings.Contains(out, "note: kept migrations/tables.go") {
 			t.Errorf("remove said:\n%s", out)
 		}
 	})
@@ -138,8 +138,8 @@ func TestRemoveRefusesWithoutWriting(t *testing.T) {
 			files["app/repositories/totals.go"] = "package repositories\n\nfunc total(o *Orders) int { return 0 }\n"
 		}, "orders", "app/repositories/totals.go:3 uses Orders"},
 		{"the last resource, while hand-written code uses a shared helper", func(files map[string]string) {
-			files["app/controllers/reports.go"] = "package controllers\n\nvar _ = listError\n"
-		}, "orders", "app/controllers/reports.go:3 uses listError"},
+			files["app/repositories/reports.go"] = "package repositories\n\nvar _ = search\n"
+		}, "orders", "app/repositories/reports.go:3 uses search"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

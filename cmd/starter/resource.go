@@ -143,7 +143,6 @@ func (r Resource) outputs() []output {
 		{"repository.go.tmpl", "app/repositories/" + r.Name + ".go", false},
 		{"records.go.tmpl", "app/repositories/records.go", true},
 		{"controller.go.tmpl", "app/controllers/" + r.Name + ".go", false},
-		{"listing.go.tmpl", "app/controllers/listing.go", true},
 		{"migration.go.tmpl", "migrations/" + r.Migration + "_create_" + r.Name + ".go", false},
 		{"tables.go.tmpl", "migrations/tables.go", true},
 		{"integration_test.go.tmpl", "tests/integration/" + r.Name + "_test.go", false},

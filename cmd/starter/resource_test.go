@@ -105,7 +105,7 @@ func TestResource(t *testing.T) {
 	got := readTree(t, root)
 	for _, name := range []string{
 		"app/models/order_item.go", "app/dto/order_item.go", "app/repositories/order_items.go", "app/repositories/records.go",
-		"app/controllers/order_items.go", "app/controllers/listing.go", "migrations/tables.go", "tests/integration/order_items_test.go",
+		"app/controllers/order_items.go", "migrations/tables.go", "tests/integration/order_items_test.go",
 	} {
 		src, ok := got[name]
 		if !ok {
@@ -314,7 +314,7 @@ func TestGeneratedFilesCarryTheirMarker(t *testing.T) {
 		case !unedited:
 			t.Errorf("%s does not match its own marker", name)
 		}
-		shared := strings.HasSuffix(name, "/records.go") || strings.HasSuffix(name, "/listing.go") || strings.HasSuffix(name, "/tables.go")
+		shared := strings.HasSuffix(name, "/records.go") || strings.HasSuffix(name, "/tables.go")
 		if want := map[bool]string{true: "", false: "orders"}[shared]; m.resource != want {
 			t.Errorf("%s is marked for %q, want %q", name, m.resource, want)
 		}
