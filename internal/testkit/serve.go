@@ -34,6 +34,12 @@ func ServeWith(t testing.TB, app *fiber.App, serve func(net.Listener) error) str
 	if err != nil {
 		t.Fatalf("testkit: listen: %v", err)
 	}
+	// A connection a client opened and never used (a browser's
+	// preconnect) is not idle to fasthttp, so Shutdown waits for it: an
+	// app without timeouts of its own gets some shorter than the wait.
+	if srv := app.Server(); srv.ReadTimeout == 0 && srv.IdleTimeout == 0 {
+		srv.ReadTimeout, srv.IdleTimeout = shutdownWait/2, shutdownWait/2
+	}
 	served := make(chan error, 1)
 	go func() { served <- serve(ln) }()
 	t.Cleanup(func() { stop(t, app, ln, served) })
