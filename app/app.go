@@ -161,7 +161,9 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
+	// Every list pages by the same cursors and counts the same way.
+	list := []database.Option{database.WithCursors(cursors), database.WithCount(opts.Count)}
+	users := repositories.NewUsers(db, list...)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
@@ -198,9 +200,32 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
-	cfg.Controllers = append([]router.Controller{
-		controllers.NewAuth(users, passwords, sess, throttle, authLimit...),
-		controllers.NewUsers(users, passwords, sess, authLimit...),
-	}, cfg.Controllers...)
+	cfg.Controllers = append(Controllers(Deps{
+		DB: db, List: list, Users: users, Passwords: passwords, Sessions: sess, Throttle: throttle, AuthLimit: authLimit,
+	}), cfg.Controllers...)
 	return router.New(cfg)
+}
+
+// Deps are what the service's controllers are built on.
+type Deps struct {
+	DB *bun.DB
+	// List are the options every list repository takes: the cursors it
+	// signs and the count strategy.
+	List      []database.Option
+	Users     *repositories.Users
+	Passwords *controllers.Passwords
+	Sessions  *sessions.Service
+	Throttle  *controllers.LoginThrottle
+	// AuthLimit is the rate limit of the public auth routes.
+	AuthLimit []fiber.Handler
+}
+
+// Controllers are the service's controllers, built on d, in the order
+// they are mounted. A generated resource adds its line at the end (go run
+// ./cmd/starter resource), and remove takes it out.
+func Controllers(d Deps) []router.Controller {
+	return []router.Controller{
+		controllers.NewAuth(d.Users, d.Passwords, d.Sessions, d.Throttle, d.AuthLimit...),
+		controllers.NewUsers(d.Users, d.Passwords, d.Sessions, d.AuthLimit...),
+	}
 }

@@ -13,8 +13,19 @@ import (
 	"strings"
 )
 
-// appFile is where the service lists its models and controllers.
-const appFile = "app/app.go"
+// appFile is where the service lists its models and controllers, in the
+// lists func Models and func Controllers return.
+const (
+	appFile         = "app/app.go"
+	controllersFunc = "Controllers"
+)
+
+// isControllerType reports whether t is router.Controller, the element
+// type of the controllers list.
+func isControllerType(t ast.Expr) bool {
+	sel, ok := t.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "Controller"
+}
 
 // insertion is text to put at an offset of a file.
 type insertion struct {
@@ -22,11 +33,11 @@ type insertion struct {
 	text   string
 }
 
-// register returns app/app.go with the resource's model added to the list
-// Models returns, and its controller to the controllers NewWithOptions
-// mounts. It finds both lists with go/parser, so app.go needs no markers;
-// the controller's repository takes the same listing options (cursors and
-// count strategy) as the example's users.
+// register returns app/app.go with the resource's model appended to the
+// list Models returns, and its controller to the list Controllers returns.
+// It finds both lists with go/parser, so app.go needs no markers; the
+// controller's repository takes the list options of Deps (cursors and count
+// strategy) as the example's users do.
 func (r Resource) register(root string) (file, error) {
 	name := filepath.Join(root, filepath.FromSlash(appFile))
 	src, err := os.ReadFile(name)
@@ -38,25 +49,22 @@ func (r Resource) register(root string) (file, error) {
 	if err != nil {
 		return file{}, err
 	}
-	for _, imp := range []string{"app/controllers", "app/models", "app/repositories", "platform/database"} {
+	for _, imp := range []string{"app/controllers", "app/models", "app/repositories"} {
 		if !imports(f, r.Module+"/"+imp) {
 			return file{}, fmt.Errorf("%s does not import %s/%s, which the registration uses", appFile, r.Module, imp)
 		}
 	}
 	model := fmt.Sprintf("(*models.%s)(nil)", r.Singular)
-	ctrl := fmt.Sprintf("controllers.New%s(repositories.New%s(db, database.WithCursors(cursors), database.WithCount(opts.Count)))", r.Plural, r.Plural)
+	ctrl := fmt.Sprintf("controllers.New%s(repositories.New%s(d.DB, d.List...))", r.Plural, r.Plural)
 	var edits []insertion
 	models := findList(f, "Models", func(t ast.Expr) bool { id, ok := t.(*ast.Ident); return ok && id.Name == "any" })
 	if models == nil {
 		return file{}, fmt.Errorf("%s: found no []any{...} list of models in func Models; add %s to it by hand", appFile, model)
 	}
 	edits = append(edits, appendTo(fset, models, model))
-	ctrls := findList(f, "NewWithOptions", func(t ast.Expr) bool {
-		sel, ok := t.(*ast.SelectorExpr)
-		return ok && sel.Sel.Name == "Controller"
-	})
-	if ctrls == nil || !declares(f, "NewWithOptions", "cursors", "opts", "db") {
-		return file{}, fmt.Errorf("%s: found no []router.Controller{...} list in func NewWithOptions with db, opts and cursors in scope; add %s to it by hand", appFile, ctrl)
+	ctrls := findList(f, controllersFunc, isControllerType)
+	if ctrls == nil || !declares(f, controllersFunc, "d") {
+		return file{}, fmt.Errorf("%s: found no []router.Controller{...} list in func %s(d Deps); add %s to it by hand", appFile, controllersFunc, ctrl)
 	}
 	edits = append(edits, appendTo(fset, ctrls, ctrl))
 	slices.SortFunc(edits, func(a, b insertion) int { return b.offset - a.offset })
@@ -187,10 +195,7 @@ func unregister(root, plural, singular string) (file, []string, error) {
 			text := src[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset]
 			return strings.Join(strings.Fields(string(text)), "") == model
 		}, model+" in Models")
-	take(findList(f, "NewWithOptions", func(t ast.Expr) bool {
-		sel, ok := t.(*ast.SelectorExpr)
-		return ok && sel.Sel.Name == "Controller"
-	}), func(e ast.Expr) bool {
+	take(findList(f, controllersFunc, isControllerType), func(e ast.Expr) bool {
 		call, ok := e.(*ast.CallExpr)
 		if !ok {
 			return false
@@ -201,7 +206,7 @@ func unregister(root, plural, singular string) (file, []string, error) {
 		}
 		pkg, ok := sel.X.(*ast.Ident)
 		return ok && pkg.Name == "controllers" && sel.Sel.Name == "New"+plural
-	}, "controllers.New"+plural+" in NewWithOptions")
+	}, "controllers.New"+plural+" in "+controllersFunc)
 	if len(reps) == 0 {
 		return file{appFile, src}, nil, nil
 	}

@@ -41,7 +41,7 @@ func TestRemove(t *testing.T) {
 		if got := readTree(t, root); !maps.Equal(got, afterOrders) {
 			t.Errorf("after remove invoices, the tree is not as it was before invoices:\n%s", diffTrees(afterOrders, got))
 		}
-		if !strings.Contains(out, "took out (*models.Invoice)(nil) in Models and controllers.NewInvoices in NewWithOptions") {
+		if !strings.Contains(out, "took out (*models.Invoice)(nil) in Models and controllers.NewInvoices in Controllers") {
 			t.Errorf("remove said:\n%s", out)
 		}
 		removeOK(t, root, "orders")

@@ -81,14 +81,18 @@ func Models() []any {
 	return []any{(*models.User)(nil)}
 }
 
-// NewWithOptions builds the service.
-func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router, error) {
-	cursors := newCursors()
-	users := repositories.NewUsers(db, database.WithCursors(cursors), database.WithCount(opts.Count))
-	cfg.Controllers = append([]router.Controller{
-		controllers.NewUsers(users),
-	}, cfg.Controllers...)
-	return router.New(cfg)
+// Deps are what the controllers are built on.
+type Deps struct {
+	DB    *bun.DB
+	List  []database.Option
+	Users *repositories.Users
+}
+
+// Controllers are the controllers.
+func Controllers(d Deps) []router.Controller {
+	return []router.Controller{
+		controllers.NewUsers(d.Users),
+	}
 }
 `,
 	"app/models/user.go":                        "package models\n\n// User is a user.\ntype User struct{ ID int64 }\n\n// Record is taken.\ntype Record struct{}\n",
@@ -125,7 +129,7 @@ func TestResource(t *testing.T) {
 	app := got["app/app.go"]
 	for _, want := range []string{
 		"return []any{(*models.User)(nil), (*models.OrderItem)(nil)}",
-		"\t\tcontrollers.NewUsers(users),\n\t\tcontrollers.NewOrderItems(repositories.NewOrderItems(db, database.WithCursors(cursors), database.WithCount(opts.Count))),\n\t}, cfg.Controllers...)",
+		"\t\tcontrollers.NewUsers(d.Users),\n\t\tcontrollers.NewOrderItems(repositories.NewOrderItems(d.DB, d.List...)),\n\t}\n}",
 	} {
 		if !strings.Contains(app, want) {
 			t.Errorf("app/app.go lacks %q:\n%s", want, app)
