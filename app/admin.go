@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/controllers"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
@@ -30,14 +31,14 @@ var ErrUserExists = errors.New("a user with this email exists")
 // CreateUser creates an active user from nu on db, hashing its password at
 // cost (0 is bcrypt's default); a taken email is ErrUserExists.
 func CreateUser(ctx context.Context, db *bun.DB, nu NewUser, cost int) (*models.User, error) {
-	passwords, err := controllers.NewPasswords(optionsDefault(Options{BcryptCost: cost}).BcryptCost, DefaultHashWait)
+	passwords, err := accounts.NewPasswords(optionsDefault(Options{BcryptCost: cost}).BcryptCost, DefaultHashWait)
 	if err != nil {
 		return nil, err
 	}
 	return createUser(ctx, repositories.NewUsers(db), passwords, nu)
 }
 
-func createUser(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser) (*models.User, error) {
+func createUser(ctx context.Context, users *repositories.Users, passwords *accounts.Passwords, nu NewUser) (*models.User, error) {
 	switch nu.Role {
 	case models.RoleAdmin, models.RoleMember, models.RoleGuest:
 	default:
@@ -71,7 +72,7 @@ func createUser(ctx context.Context, users *repositories.Users, passwords *contr
 // ensureAdmin creates the bootstrap admin unless a user with its email
 // exists; an existing user is left as it is. Creating it is logged at info
 // level with the email, never the password.
-func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *controllers.Passwords, nu NewUser, logger *slog.Logger) error {
+func ensureAdmin(ctx context.Context, users *repositories.Users, passwords *accounts.Passwords, nu NewUser, logger *slog.Logger) error {
 	nu.Role = models.RoleAdmin
 	email, err := controllers.NormalizeEmail(nu.Email)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/controllers"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
@@ -149,7 +150,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 			return nil, fmt.Errorf("app: generate JWT secret: %w", err)
 		}
 	}
-	passwords, err := controllers.NewPasswords(opts.BcryptCost, opts.HashWait)
+	passwords, err := accounts.NewPasswords(opts.BcryptCost, opts.HashWait)
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
@@ -195,7 +196,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		authLimit = append(authLimit, authRateLimit(opts.AuthRateLimit, store, logger))
 	}
 
-	throttle := controllers.NewLoginThrottle(repositories.NewLoginFailures(db))
+	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db))
 	go every(opts.Context, loginFailurePruneEvery, "prune login failures", logger, throttle.Prune)
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
@@ -213,9 +214,9 @@ type Deps struct {
 	// signs and the count strategy.
 	List      []database.Option
 	Users     *repositories.Users
-	Passwords *controllers.Passwords
+	Passwords *accounts.Passwords
 	Sessions  *sessions.Service
-	Throttle  *controllers.LoginThrottle
+	Throttle  *accounts.LoginThrottle
 	// AuthLimit is the rate limit of the public auth routes.
 	AuthLimit []fiber.Handler
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
@@ -20,16 +21,16 @@ import (
 // Auth is the controller of /auth: login, refresh and logout.
 type Auth struct {
 	users     *repositories.Users
-	passwords *Passwords
+	passwords *accounts.Passwords
 	sessions  *sessions.Service
-	throttle  *LoginThrottle
+	throttle  *accounts.LoginThrottle
 	// limit runs before login and refresh: the auth rate limit.
 	limit []fiber.Handler
 }
 
 // NewAuth returns the auth controller; limit, if any, is middleware of the
 // public login and refresh routes (the auth rate limit).
-func NewAuth(users *repositories.Users, passwords *Passwords, sessions *sessions.Service, throttle *LoginThrottle, limit ...fiber.Handler) *Auth {
+func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, limit ...fiber.Handler) *Auth {
 	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, limit: limit}
 }
 
@@ -100,9 +101,9 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 		email = strings.ToLower(strings.TrimSpace(in.Body.Username))
 	}
 	address := clientip.Key(clientip.From(rc.Fiber()))
-	try, err := a.throttle.begin(ctx, rc.Fiber(), email, address)
+	try, err := a.throttle.Begin(ctx, email, address)
 	if err != nil {
-		return nil, err
+		return nil, accountError(rc.Fiber(), err, "password")
 	}
 	u, err := a.users.GetByEmail(ctx, email)
 	var ok bool
@@ -117,12 +118,12 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	}
 	if err != nil {
 		// Not a guess that was checked: it does not count.
-		return nil, try.abandon(ctx, err)
+		return nil, accountError(rc.Fiber(), try.Abandon(ctx, err), "password")
 	}
 	if !ok {
-		return nil, errInvalidCredentials // counted by begin
+		return nil, errInvalidCredentials // counted by Begin
 	}
-	if err := try.succeeded(ctx); err != nil {
+	if err := try.Succeeded(ctx); err != nil {
 		return nil, err
 	}
 	tok, err := a.sessions.Begin(ctx, u)

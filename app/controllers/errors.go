@@ -1,9 +1,16 @@
 package controllers
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
 
 // Errors the routes of the example service declare and return.
@@ -24,4 +31,34 @@ var (
 	ErrForbidden = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
 	// ErrLastAdmin answers a change that would leave no active admin.
 	ErrLastAdmin = problem.Declare(http.StatusConflict, "last_admin", "Last active admin")
+	// ErrTooManyRequests answers a client over a limit: too many failed
+	// logins for an account, or too many requests to the public auth
+	// routes. The answer carries Retry-After.
+	ErrTooManyRequests = problem.Declare(http.StatusTooManyRequests, "too_many_requests", "Too many requests")
+	// ErrBusy answers a request whose password could not be hashed in
+	// time because every hashing slot is taken; the router adds
+	// Retry-After.
+	ErrBusy = problem.Declare(http.StatusServiceUnavailable, "busy", "Too busy")
 )
+
+// accountError turns the errors of package accounts into answers: a busy
+// hasher is a 503, a password over bcrypt's 72 bytes a 422 naming field (a
+// validate max counts characters, not bytes), a throttled login a 429
+// with Retry-After and the RateLimit headers set on c. Anything else goes
+// on as it is.
+func accountError(c *fiber.Ctx, err error, field string) error {
+	var th *accounts.Throttled
+	switch {
+	case errors.Is(err, accounts.ErrBusy):
+		return ErrBusy.WithDetail("Too many passwords are being checked at once; try again shortly.")
+	case errors.Is(err, accounts.ErrPasswordTooLong):
+		p := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
+		p.Errors = []problem.FieldError{{Field: field, Message: fmt.Sprintf("must have at most %d bytes", accounts.MaxPasswordBytes)}}
+		return p
+	case errors.As(err, &th):
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(th.Wait))
+		ratelimit.SetHeaders(c, accounts.LoginFailuresMax, 0, th.Wait)
+		return ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", th.Wait)
+	}
+	return err
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
@@ -21,7 +22,7 @@ import (
 // updating and deleting users for a logged-in caller.
 type Users struct {
 	users     *repositories.Users
-	passwords *Passwords
+	passwords *accounts.Passwords
 	sessions  SessionEnder
 	// limit runs before the public sign-up: the auth rate limit.
 	limit []fiber.Handler
@@ -35,7 +36,7 @@ type SessionEnder interface {
 
 // NewUsers returns the users controller; limit, if any, is middleware of
 // the public sign-up route (the auth rate limit).
-func NewUsers(users *repositories.Users, passwords *Passwords, sessions SessionEnder, limit ...fiber.Handler) *Users {
+func NewUsers(users *repositories.Users, passwords *accounts.Passwords, sessions SessionEnder, limit ...fiber.Handler) *Users {
 	return &Users{users: users, passwords: passwords, sessions: sessions, limit: limit}
 }
 
@@ -158,7 +159,7 @@ func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
 	}
 	hash, err := c.passwords.Hash(rc.Context(), in.Body.Password)
 	if err != nil {
-		return nil, err
+		return nil, accountError(rc.Fiber(), err, "password")
 	}
 	u := &models.User{
 		Email:        email,
@@ -207,7 +208,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 	}
 	ok, err := c.passwords.Check(ctx, u.PasswordHash, in.Body.CurrentPassword)
 	if err != nil {
-		return nil, err
+		return nil, accountError(rc.Fiber(), err, "current_password")
 	}
 	if !ok {
 		p := problem.New(http.StatusUnprocessableEntity, "The current password is wrong.")
@@ -216,7 +217,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 	}
 	hash, err := c.passwords.Hash(ctx, in.Body.NewPassword)
 	if err != nil {
-		return nil, err
+		return nil, accountError(rc.Fiber(), err, "new_password")
 	}
 	if err := c.users.SetPassword(ctx, u.ID, hash); err != nil {
 		return nil, userError(err)

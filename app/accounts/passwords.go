@@ -1,28 +1,28 @@
-package controllers
+package accounts
 
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
-	"net/http"
 	"runtime"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
-
-	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// maxPasswordBytes is the most bcrypt reads of a password; it refuses
+// MaxPasswordBytes is the most bcrypt reads of a password; it refuses
 // longer ones rather than ignore the rest.
-const maxPasswordBytes = 72
+const MaxPasswordBytes = 72
 
-// ErrBusy answers a request whose password could not be hashed in time
-// because every hashing slot is taken; the router adds Retry-After.
-var ErrBusy = problem.Declare(http.StatusServiceUnavailable, "busy", "Too busy")
-
-// errBusy is ErrBusy with its detail.
-var errBusy = ErrBusy.WithDetail("Too many passwords are being checked at once; try again shortly.")
+var (
+	// ErrBusy is returned when a password could not be hashed in time
+	// because every hashing slot is taken.
+	ErrBusy = errors.New("accounts: too many passwords are being checked at once")
+	// ErrPasswordTooLong is returned by Hash for a password over
+	// MaxPasswordBytes (validate's max counts characters, not bytes).
+	ErrPasswordTooLong = fmt.Errorf("accounts: a password has at most %d bytes", MaxPasswordBytes)
+)
 
 // Passwords hashes and checks passwords with bcrypt at one cost, at most
 // hashSlots() at a time: bcrypt is built to be slow, and a flood of logins
@@ -77,21 +77,19 @@ func (p *Passwords) acquire(ctx context.Context) error {
 	case p.slots <- struct{}{}:
 		return nil
 	case <-t.C:
-		return errBusy
+		return ErrBusy
 	case <-ctx.Done():
-		return errBusy
+		return ErrBusy
 	}
 }
 
 func (p *Passwords) release() { <-p.slots }
 
-// Hash returns the bcrypt hash of password. A password over 72 bytes is a
-// 422 problem, since validate's max counts characters, not bytes.
+// Hash returns the bcrypt hash of password: ErrPasswordTooLong over
+// MaxPasswordBytes, ErrBusy when no slot freed in time.
 func (p *Passwords) Hash(ctx context.Context, password string) (string, error) {
-	if len(password) > maxPasswordBytes {
-		pr := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
-		pr.Errors = []problem.FieldError{{Field: "password", Message: fmt.Sprintf("must have at most %d bytes", maxPasswordBytes)}}
-		return "", pr
+	if len(password) > MaxPasswordBytes {
+		return "", ErrPasswordTooLong
 	}
 	if err := p.acquire(ctx); err != nil {
 		return "", err
