@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/app/repositories"
-	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
 
 // Login throttling: at most LoginFailuresMax failed logins per account and
@@ -18,13 +17,13 @@ const (
 )
 
 // Throttled is the error of a login past the limit: its account and
-// address may try again in Wait seconds.
+// address may try again after Wait.
 type Throttled struct {
-	Wait int
+	Wait time.Duration
 }
 
 func (e *Throttled) Error() string {
-	return fmt.Sprintf("accounts: too many failed logins; try again in %d seconds", e.Wait)
+	return fmt.Sprintf("accounts: too many failed logins; try again in %s", e.Wait.Round(time.Second))
 }
 
 // LoginThrottle counts failed logins per account and client address in the
@@ -77,7 +76,7 @@ func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Atte
 	if err := a.Abandon(ctx, nil); err != nil {
 		return nil, err
 	}
-	return nil, &Throttled{Wait: ratelimit.Seconds(oldest.Add(loginFailureWindow).Sub(now))}
+	return nil, &Throttled{Wait: oldest.Add(loginFailureWindow).Sub(now)}
 }
 
 // Succeeded forgets the failures of the attempt's account and address.

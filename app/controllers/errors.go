@@ -56,9 +56,10 @@ func accountError(c *fiber.Ctx, err error, field string) error {
 		p.Errors = []problem.FieldError{{Field: field, Message: fmt.Sprintf("must have at most %d bytes", accounts.MaxPasswordBytes)}}
 		return p
 	case errors.As(err, &th):
-		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(th.Wait))
-		ratelimit.SetHeaders(c, accounts.LoginFailuresMax, 0, th.Wait)
-		return ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", th.Wait)
+		wait := ratelimit.Seconds(th.Wait)
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+		ratelimit.SetHeaders(c, accounts.LoginFailuresMax, 0, wait)
+		return ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", wait)
 	}
 	return err
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // Config configures the sessions.
@@ -200,7 +200,7 @@ func (s *Service) revoke(ctx context.Context, ids []string) error {
 // sign returns an access token of u in the session sid.
 func (s *Service) sign(u *models.User, sid string, now time.Time) (string, error) {
 	now = now.Truncate(time.Second)
-	token, err := jwt.NewWithClaims(jwt.SigningMethodHS256, &router.Claims{
+	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, &token.Claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   strconv.FormatInt(u.ID, 10),
 			Issuer:    s.cfg.Issuer,
@@ -214,7 +214,7 @@ func (s *Service) sign(u *models.User, sid string, now time.Time) (string, error
 	if err != nil {
 		return "", fmt.Errorf("sign access token: %w", err)
 	}
-	return token, nil
+	return signed, nil
 }
 
 // errRevoked and its kin are why CheckToken refuses a token; the router
@@ -229,7 +229,7 @@ var (
 // CheckToken refuses a token of another issuer or audience, without a
 // session, or of a revoked session. It is router.Config.TokenChecker, run
 // on every request with a token.
-func (s *Service) CheckToken(c *router.Claims) error {
+func (s *Service) CheckToken(c *token.Claims) error {
 	switch {
 	case c.Issuer != s.cfg.Issuer:
 		return errIssuer

@@ -38,7 +38,8 @@ type CountStrategy struct {
 	// budgetSet tells CountAuto(0) from the zero value.
 	budgetSet bool
 	// memo remembers the queries that ran out of budget; CountAuto makes
-	// one, shared by every copy of the strategy it returns.
+	// one, shared by every copy of the strategy it returns, and WithCount
+	// gives the zero value one.
 	memo *budgetMemo
 }
 
@@ -70,9 +71,9 @@ func CountCapped(n int) CountStrategy {
 // query (its SQL, values included) that ran out of budget is remembered
 // for a minute and estimated without trying again, so a table too large to
 // count costs the budget once a minute, not on every request. The memory
-// is the strategy's own: make it once (a service does at start-up) and
-// share it; the zero value remembers nothing. A budget of zero or less
-// never counts exactly.
+// is the strategy's own, shared by its copies: make it once (a service
+// does at start-up) and share it. The zero value has none until WithCount
+// gives it one. A budget of zero or less never counts exactly.
 func CountAuto(budget time.Duration) CountStrategy {
 	return CountStrategy{kind: countAuto, budget: budget, budgetSet: true, memo: newBudgetMemo()}
 }

@@ -14,10 +14,19 @@ type pageConfig struct {
 }
 
 // WithCount chooses how the total is counted. Without it, Paginate counts
-// with CountAuto(DefaultCountBudget):
+// with CountAuto(DefaultCountBudget), which then remembers nothing between
+// calls:
 //
 //	database.Paginate[Book](ctx, q, p, database.WithCount(database.CountCapped(1000)))
+//
+// An automatic strategy without a memory of its own (the zero value) gets
+// one here, held by the returned Option, so that options built once at
+// start-up and reused on every request remember the queries that ran out
+// of budget (see CountAuto).
 func WithCount(s CountStrategy) Option {
+	if s.kind == countAuto && s.memo == nil {
+		s.memo = newBudgetMemo()
+	}
 	return func(c *pageConfig) { c.count = s }
 }
 

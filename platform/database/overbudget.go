@@ -27,8 +27,9 @@ type budgetMemo struct {
 	until map[memoKey]time.Time
 }
 
-// newBudgetMemo returns an empty memo.
-func newBudgetMemo() *budgetMemo { return &budgetMemo{until: map[memoKey]time.Time{}} }
+// newBudgetMemo returns an empty memo; its map is made on the first add,
+// as most queries never run out of budget.
+func newBudgetMemo() *budgetMemo { return &budgetMemo{} }
 
 // recent reports whether the query ran out of budget less than
 // overBudgetTTL before now; a nil memo remembers nothing.
@@ -50,6 +51,9 @@ func (m *budgetMemo) add(k memoKey, now time.Time) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.until == nil {
+		m.until = make(map[memoKey]time.Time)
+	}
 	if len(m.until) >= overBudgetMax {
 		for key, until := range m.until {
 			if !now.Before(until) {

@@ -9,24 +9,12 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
-// Claims are the verified claims of a bearer token. Tokens must carry exp.
-type Claims struct {
-	jwt.RegisteredClaims
-	// Role is the caller's role, which Roles requirements check.
-	Role string `json:"role,omitempty"`
-	// SessionID names the login session the token belongs to.
-	SessionID string `json:"sid,omitempty"`
-}
-
-// Validate makes exp mandatory; the parser already rejects a past exp.
-func (c *Claims) Validate() error {
-	if c.ExpiresAt == nil {
-		return errors.New("token has no exp claim")
-	}
-	return nil
-}
+// Claims are the claims of a verified access token (package token), which
+// handlers read with Ctx.Claims.
+type Claims = token.Claims
 
 // TokenChecker checks what a valid signature cannot tell: the issuer and
 // audience a service expects, and whether the session behind a token was
