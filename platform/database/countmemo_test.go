@@ -34,9 +34,8 @@ func (*slowCounts) AfterQuery(context.Context, *bun.QueryEvent) {}
 
 func TestCountAutoRemembersQueriesOverBudget(t *testing.T) {
 	t.Parallel()
-	db := openItems(t, 30)
 	hook := &slowCounts{}
-	db.AddQueryHook(hook)
+	db := openItems(t, 30).WithQueryHook(hook)
 	p := paging.Paging{Page: 0, Limit: 10}
 	// page lists with opts and reports whether it tried to count.
 	page := func(t *testing.T, opts ...database.Option) bool {
