@@ -15,18 +15,21 @@ type linkedPage interface{ Links() paging.Links }
 
 // setLinks answers the Link header of a page: rel="next" when a record
 // follows (by its cursor when the list issued one, else by page), and
-// rel="first". Both keep the request's path, filters and page size. The
-// header is built in a buffer on the stack and copied into the answer.
+// rel="first". Both keep the request's path, filters (in the request's
+// order) and page size; the paging parameters come after the filters, so
+// every page of a list names the same first page. The header is built in a
+// buffer on the stack and copied into the answer.
 func setLinks(c *fiber.Ctx, l paging.Links) {
 	args := fasthttp.AcquireArgs()
 	defer fasthttp.ReleaseArgs(args)
 	c.Context().QueryArgs().CopyTo(args)
 	args.Del("page")
 	args.Del("cursor")
+	args.Del("limit")
 	// A page reached by cursor took its limit from the cursor: the links
-	// state it.
+	// state it, after the filters.
 	var num [20]byte
-	args.SetBytesV("limit", strconv.AppendInt(num[:0], int64(l.Limit), 10))
+	args.AddBytesV("limit", strconv.AppendInt(num[:0], int64(l.Limit), 10))
 	var buf [1024]byte
 	b := buf[:0]
 	path := c.Request().URI().Path()
@@ -37,9 +40,9 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 		if l.NextCursor != "" {
 			// A cursor carries its page and limit.
 			next.Del("limit")
-			next.Set("cursor", l.NextCursor)
+			next.Add("cursor", l.NextCursor)
 		} else {
-			next.SetBytesV("page", strconv.AppendInt(num[:0], int64(l.Page+1), 10))
+			next.AddBytesV("page", strconv.AppendInt(num[:0], int64(l.Page+1), 10))
 		}
 		b = appendLink(b, path, next, "next")
 		b = append(b, ", "...)

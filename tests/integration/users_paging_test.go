@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -127,10 +128,51 @@ func testUserListCursors(t *testing.T, newDSN func(*testing.T) string) {
 			res.wantHidden(t, "digest", "hmac", "sql")
 		})
 	}
-	t.Run("a cursor over 1024 characters answers a 422 problem naming cursor", func(t *testing.T) {
-		a.send(t, req{method: http.MethodGet, path: "/api/users?cursor=" + strings.Repeat("a", 1025), token: token}).
+	t.Run("a cursor over 512 characters answers a 422 problem naming cursor", func(t *testing.T) {
+		a.send(t, req{method: http.MethodGet, path: "/api/users?cursor=" + strings.Repeat("a", 513), token: token}).
 			wantFields(t, http.StatusUnprocessableEntity, "cursor")
 	})
+	t.Run("the Link headers walk the filtered list: rel=next to its end, rel=first back", func(t *testing.T) {
+		next := "/api/users?" + admins.Encode()
+		var walked []int64
+		first := ""
+		for pages := 0; next != ""; pages++ {
+			if pages > 20 {
+				t.Fatal("the next links do not end")
+			}
+			res := a.send(t, req{method: http.MethodGet, path: next, token: token})
+			var p pageJSON
+			res.decode(t, http.StatusOK, &p)
+			walked = append(walked, userIDs(p)...)
+			rel := linkRelations(res.header.Get("Link"))
+			if first == "" {
+				first = rel["first"]
+			}
+			if rel["first"] != first || !strings.Contains(rel["first"], "role=admin") || !strings.Contains(rel["first"], "limit=3") {
+				t.Fatalf("%s: rel=first %q, the first page said %q", next, rel["first"], first)
+			}
+			if p.HasNext != (rel["next"] != "") {
+				t.Fatalf("%s: has_next %v with Link %q", next, p.HasNext, res.header.Get("Link"))
+			}
+			next = rel["next"]
+		}
+		all := a.listPage(t, token, url.Values{"role": {"admin"}, "limit": {"100"}})
+		if !slices.Equal(walked, userIDs(all)) {
+			t.Errorf("the links walked %v, the whole list is %v", walked, userIDs(all))
+		}
+	})
+}
+
+// linkRE finds the link-values of a Link header.
+var linkRE = regexp.MustCompile(`<([^>]*)>; rel="([a-z]+)"`)
+
+// linkRelations returns the targets of a Link header by relation.
+func linkRelations(header string) map[string]string {
+	out := map[string]string{}
+	for _, m := range linkRE.FindAllStringSubmatch(header, -1) {
+		out[m[2]] = m[1]
+	}
+	return out
 }
 
 // flipChar changes a base64url character into another.
