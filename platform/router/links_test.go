@@ -2,23 +2,11 @@ package router_test
 
 import (
 	"net/http"
-	"regexp"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/paging"
 )
-
-// linkRE finds the link-values of a Link header.
-var linkRE = regexp.MustCompile(`<([^>]*)>; rel="([a-z]+)"`)
-
-// links returns the targets of a Link header by relation.
-func links(header string) map[string]string {
-	out := map[string]string{}
-	for _, m := range linkRE.FindAllStringSubmatch(header, -1) {
-		out[m[2]] = m[1]
-	}
-	return out
-}
 
 // TestLinkHeadersWalkTheList follows rel="next" from the first page of a
 // list to its end: every row comes once, in order, and rel="first" leads
@@ -42,7 +30,7 @@ func TestLinkHeadersWalkTheList(t *testing.T) {
 		for _, row := range page.Data {
 			seen = append(seen, row.ID)
 		}
-		rel := links(resp.Header.Get("Link"))
+		rel := testkit.Links(resp.Header.Get("Link"))
 		if rel["first"] == "" {
 			t.Fatalf("%s: no rel=\"first\" in Link %q", target, resp.Header.Get("Link"))
 		}

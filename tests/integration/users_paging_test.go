@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
@@ -144,7 +144,7 @@ func testUserListCursors(t *testing.T, newDSN func(*testing.T) string) {
 			var p pageJSON
 			res.decode(t, http.StatusOK, &p)
 			walked = append(walked, userIDs(p)...)
-			rel := linkRelations(res.header.Get("Link"))
+			rel := testkit.Links(res.header.Get("Link"))
 			if first == "" {
 				first = rel["first"]
 			}
@@ -161,18 +161,6 @@ func testUserListCursors(t *testing.T, newDSN func(*testing.T) string) {
 			t.Errorf("the links walked %v, the whole list is %v", walked, userIDs(all))
 		}
 	})
-}
-
-// linkRE finds the link-values of a Link header.
-var linkRE = regexp.MustCompile(`<([^>]*)>; rel="([a-z]+)"`)
-
-// linkRelations returns the targets of a Link header by relation.
-func linkRelations(header string) map[string]string {
-	out := map[string]string{}
-	for _, m := range linkRE.FindAllStringSubmatch(header, -1) {
-		out[m[2]] = m[1]
-	}
-	return out
 }
 
 // flipChar changes a base64url character into another.
