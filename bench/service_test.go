@@ -14,12 +14,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
-	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/app/models"
-	"github.com/asapjs/fiber-template/migrations"
-	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
@@ -58,19 +55,7 @@ func BenchmarkServiceList(b *testing.B) {
 func serviceApp(b *testing.B, dsn string) (*fiber.App, string) {
 	b.Helper()
 	ctx := b.Context()
-	db, err := database.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = db.Close() })
-	if err := migrations.Up(ctx, db); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := app.CreateUser(ctx, db, app.NewUser{
-		Email: "ann@example.com", Name: "Ann", Password: "bench-password", Role: models.RoleAdmin,
-	}, bcrypt.MinCost); err != nil {
-		b.Fatal(err)
-	}
+	db, _ := migratedWithAdmin(b, dsn)
 	if err := fillUsers(ctx, db, serviceUsers); err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +69,7 @@ func serviceApp(b *testing.B, dsn string) (*fiber.App, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	form := url.Values{"username": {"ann@example.com"}, "password": {"bench-password"}}
+	form := url.Values{"username": {adminEmail}, "password": {adminPassword}}
 	req := httptest.NewRequest("POST", "/api/auth/login", bytes.NewBufferString(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	res, err := r.App().Test(req, -1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
@@ -39,20 +40,7 @@ func newSessions(b *testing.B) *sessionsFixture {
 	// Cleanups run last first: the directory goes after the database.
 	b.Cleanup(func() { _ = os.RemoveAll(dir) })
 	ctx := b.Context()
-	db, err := database.Open(ctx, "sqlite:"+filepath.Join(dir, "app.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = db.Close() })
-	if err := migrations.Up(ctx, db); err != nil {
-		b.Fatal(err)
-	}
-	admin, err := app.CreateUser(ctx, db, app.NewUser{
-		Email: "ann@example.com", Name: "Ann", Password: "bench-password", Role: models.RoleAdmin,
-	}, bcrypt.MinCost)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, admin := migratedWithAdmin(b, "sqlite:"+filepath.Join(dir, "app.db"))
 	svc := sessions.New(db, repositories.NewUsers(db), sessions.Config{
 		Secret:   Secret(),
 		Issuer:   app.DefaultIssuer,
@@ -70,4 +58,32 @@ func newSessions(b *testing.B) *sessionsFixture {
 		b.Fatal(err)
 	}
 	return &sessionsFixture{service: svc, authorization: "Bearer " + tok.AccessToken}
+}
+
+// The admin every service benchmark logs in as.
+const (
+	adminEmail    = "ann@example.com"
+	adminPassword = "bench-password"
+)
+
+// migratedWithAdmin opens the database at dsn as the service does, closed
+// when b ends, migrates it and creates the benchmarks' admin.
+func migratedWithAdmin(b *testing.B, dsn string) (*bun.DB, *models.User) {
+	b.Helper()
+	ctx := b.Context()
+	db, err := database.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	if err := migrations.Up(ctx, db); err != nil {
+		b.Fatal(err)
+	}
+	admin, err := app.CreateUser(ctx, db, app.NewUser{
+		Email: adminEmail, Name: "Ann", Password: adminPassword, Role: models.RoleAdmin,
+	}, bcrypt.MinCost)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, admin
 }

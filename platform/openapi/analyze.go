@@ -70,10 +70,9 @@ type InputBody struct {
 // Accepts reports whether the body may come as media type mt.
 func (b *InputBody) Accepts(mt string) bool { return slices.Contains(b.MediaTypes, mt) }
 
-// Input is the plan of one route's input type.
+// Input is the analysis of one route's input type, its fields carrying
+// their documented schemas once AddRoute has documented them.
 type Input struct {
-	// Type is the input struct type.
-	Type reflect.Type
 	// Path lists the path parameters in the order of the path.
 	Path []*InputField
 	// Query lists the query parameters in field order.
@@ -95,15 +94,6 @@ func (in *Input) Paged() bool { return len(in.Paging) > 0 }
 // Declared reports whether the input binds anything from the request.
 func (in *Input) Declared() bool {
 	return len(in.Path)+len(in.Query)+len(in.Paging) > 0 || in.Body != nil
-}
-
-// Fields returns every path, query and form field.
-func (in *Input) Fields() []*InputField {
-	out := slices.Concat(in.Path, in.Query)
-	if in.Body != nil {
-		out = append(out, in.Body.Form...)
-	}
-	return out
 }
 
 var (
@@ -134,7 +124,7 @@ func analyzeInput(t reflect.Type, params []string, mediaTypes []string) (*Input,
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("input type %s is not a struct", t)
 	}
-	a := &analysis{in: &Input{Type: t}, names: map[Location]map[string]string{}}
+	a := &analysis{in: &Input{}, names: map[Location]map[string]string{}}
 	if err := flatten(t, a.embed, a.field); err != nil {
 		return nil, fmt.Errorf("input type %s: %w", t, err)
 	}

@@ -173,14 +173,32 @@ func (r *Registry) JSON() ([]byte, error) {
 	if err := checkRefs(doc); err != nil {
 		return nil, err
 	}
+	b, err := encodeDocument(doc)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: encode document: %w", err)
+	}
+	r.json = b
+	return r.json, nil
+}
+
+// encodeDocument encodes a document as the registry serves it: without
+// HTML escaping and without a trailing newline.
+func encodeDocument(doc any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("openapi: encode document: %w", err)
+		return nil, err
 	}
-	r.json = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	return r.json, nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// decodeDocument decodes an encoded document into doc, numbers kept as
+// json.Number so that none loses precision.
+func decodeDocument(b []byte, doc any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(doc)
 }
 
 // Document returns the document in its typed form, built as JSON builds it.
@@ -190,10 +208,8 @@ func (r *Registry) Document() (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
 	var doc Document
-	if err := dec.Decode(&doc); err != nil {
+	if err := decodeDocument(b, &doc); err != nil {
 		return nil, fmt.Errorf("openapi: decode document: %w", err)
 	}
 	return &doc, nil

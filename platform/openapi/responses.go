@@ -16,9 +16,9 @@ import (
 // problemType is the body of every error response.
 var problemType = reflect.TypeFor[problem.Problem]()
 
-// linkedPageType is implemented by list answers (*paging.Page), which a
-// router sends with a Link header.
-var linkedPageType = reflect.TypeFor[interface{ Links() paging.Links }]()
+// linkedType is implemented by list answers (*paging.Page), which a router
+// sends with a Link header.
+var linkedType = reflect.TypeFor[paging.Linked]()
 
 // Descriptions of the error responses every route of a kind can answer
 // with, used unless the route declares errors with that status.
@@ -61,7 +61,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
-		if reflect.PointerTo(t).Implements(linkedPageType) {
+		if reflect.PointerTo(t).Implements(linkedType) {
 			success.Headers = map[string]*Header{"Link": {
 				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters`,
 				Schema:      &Schema{Type: "string"},

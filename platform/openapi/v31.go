@@ -1,10 +1,6 @@
 package openapi
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // Version31 is the OpenAPI version of the document JSON31 renders.
 const Version31 = "3.1.0"
@@ -29,20 +25,16 @@ func (r *Registry) JSON31() ([]byte, error) {
 		return r.json31, nil
 	}
 	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(r.json))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
+	if err := decodeDocument(r.json, &doc); err != nil {
 		return nil, fmt.Errorf("openapi: read the 3.0 document: %w", err)
 	}
 	doc["openapi"] = Version31
 	walkSchemas(doc, schema31)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	b, err := encodeDocument(doc)
+	if err != nil {
 		return nil, fmt.Errorf("openapi: encode the 3.1 document: %w", err)
 	}
-	r.json31 = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	r.json31 = b
 	return r.json31, nil
 }
 

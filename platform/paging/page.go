@@ -116,6 +116,10 @@ type Links struct {
 	NextCursor string
 }
 
+// Linked is implemented by a list answer (*Page): a router sends it with a
+// Link header, and its document declares the header.
+type Linked interface{ Links() Links }
+
 // Links returns what the page tells of its neighbours.
 func (p *Page[T]) Links() Links {
 	return Links{Page: p.Page, Limit: p.PageSize, HasNext: p.HasNext, NextCursor: p.NextCursor}

@@ -16,11 +16,11 @@ import (
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// binding binds and checks the input of one route by its plan: a setter per
-// field, made at start-up, and the schemas the document gives each field,
-// filled in once the document is built (see check).
+// binding binds and checks the input of one route by its analysed input: a
+// setter per field, made at start-up, with the schema the document gives
+// each field, and the document's Checker once it is built.
 type binding struct {
-	plan   *openapi.Input
+	input  *openapi.Input
 	path   []*param
 	query  []*param
 	paging []*openapi.InputField
@@ -51,7 +51,7 @@ type values interface {
 // newBinding makes the setters of every field of p; bodies are read up
 // to bodyLimit bytes, sent gzipped where gzip is true.
 func newBinding(p *openapi.Input, bodyLimit int, gzip bool) (*binding, error) {
-	b := &binding{plan: p, paging: p.Paging}
+	b := &binding{input: p, paging: p.Paging}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
 		return nil, err
@@ -113,8 +113,8 @@ func effective(s *openapi.Schema) *openapi.Schema {
 // document: a value that cannot be parsed is a 400 naming its field, and
 // values that break documented rules are one 422 naming every field.
 func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error {
-	if len(b.plan.Allocs) > 0 {
-		for _, idx := range b.plan.Allocs {
+	if len(b.input.Allocs) > 0 {
+		for _, idx := range b.input.Allocs {
 			if fv := in.FieldByIndex(idx); fv.IsNil() {
 				fv.Set(reflect.New(fv.Type().Elem()))
 			}
@@ -151,7 +151,7 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error 
 	}
 	if b.body != nil {
 		var err error
-		if bad, err = b.body.bind(b, fc, in.FieldByIndex(b.plan.Body.Struct.Index), bad); err != nil {
+		if bad, err = b.body.bind(b, fc, in.FieldByIndex(b.input.Body.Struct.Index), bad); err != nil {
 			return err
 		}
 	}

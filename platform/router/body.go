@@ -21,7 +21,7 @@ import (
 // bodyBinding decodes the request body into the field named Body and
 // checks it against the documented schema of its media type.
 type bodyBinding struct {
-	plan *openapi.InputBody
+	input *openapi.InputBody
 	// form binds the fields of a form body.
 	form []*param
 	// schemas are the documented body schemas by media type.
@@ -34,7 +34,7 @@ type bodyBinding struct {
 }
 
 func newBodyBinding(p *openapi.InputBody, limit int, gzip bool) (*bodyBinding, error) {
-	b := &bodyBinding{plan: p, limit: limit, gzip: gzip}
+	b := &bodyBinding{input: p, limit: limit, gzip: gzip}
 	var err error
 	if b.form, err = newParams(p.Form); err != nil {
 		return nil, err
@@ -63,8 +63,8 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 	switch {
 	case ct == "" && h.ContentLength() == 0:
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
-	case ct == "" || !b.plan.Accepts(ct):
-		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.plan.MediaTypes, ", ")+".")
+	case ct == "" || !b.input.Accepts(ct):
+		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.input.MediaTypes, ", ")+".")
 	case !utf8Charset(params):
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be UTF-8: send charset=utf-8 or no charset.")
 	}

@@ -35,6 +35,16 @@ type (
 	}
 )
 
+// testCursors are the cursors the lists of these tests sign.
+func testCursors(t *testing.T) *paging.Cursors {
+	t.Helper()
+	cursors, err := paging.NewCursors([]byte("cursor secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cursors
+}
+
 // cursorList serves the n rows of a SQLite table on GET /rows, paged by
 // keyset with cursors signed by cursors; a bad cursor's *paging.FieldError
 // goes back to the router as it is, which answers it with a 400 naming it.
@@ -73,10 +83,7 @@ func cursorList(t *testing.T, cursors *paging.Cursors, n int) *router.Router {
 // one is, and never reaches the database as a page.
 func TestASignedCursorOutOfRangeIsA400(t *testing.T) {
 	t.Parallel()
-	cursors, err := paging.NewCursors([]byte("cursor secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cursors := testCursors(t)
 	r := cursorList(t, cursors, 10)
 	resp, body := get(t, r, "/rows?limit=3")
 	first := decode[paging.Page[cursorRowOut]](t, body)

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // TestRequestSizeIsBoundedAndDocumented sends requests over TCP: a cursor
@@ -15,11 +13,7 @@ import (
 // and headers over the server's read buffer are the documented 431 problem.
 func TestRequestSizeIsBoundedAndDocumented(t *testing.T) {
 	t.Parallel()
-	cursors, err := paging.NewCursors([]byte("cursor secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := cursorList(t, cursors, 3)
+	r := cursorList(t, testCursors(t), 3)
 	base := listen(t, r)
 	send := func(target string, header string) (*http.Response, []byte) {
 		t.Helper()

@@ -9,10 +9,6 @@ import (
 	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// linkedPage is implemented by list answers (*paging.Page): a route whose output
-// is one answers an RFC 8288 Link header, which its document declares.
-type linkedPage interface{ Links() paging.Links }
-
 // setLinks answers the Link header of a page: rel="next" when a record
 // follows (by its cursor when the list issued one, else by page), and
 // rel="first". Both keep the request's path, filters (in the request's

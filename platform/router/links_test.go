@@ -13,11 +13,7 @@ import (
 // back to the first page.
 func TestLinkHeadersWalkTheList(t *testing.T) {
 	t.Parallel()
-	cursors, err := paging.NewCursors([]byte("cursor secret"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := cursorList(t, cursors, 23)
+	r := cursorList(t, testCursors(t), 23)
 	var seen []int64
 	target, pages := "/rows?limit=5", 0
 	var first string

@@ -200,7 +200,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if noBody || out == nil {
 			return fc.SendStatus(status)
 		}
-		if p, ok := any(out).(linkedPage); ok {
+		if p, ok := any(out).(paging.Linked); ok {
 			setLinks(fc, p.Links())
 		}
 		fc.Status(status)

@@ -39,16 +39,16 @@ func New(config ...Config) fiber.Handler {
 	if len(config) > 0 {
 		cfg = config[0]
 	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
 	return func(c *fiber.Ctx) error {
 		if cfg.Next != nil && cfg.Next(c) {
 			return c.Next()
 		}
 		start := time.Now()
 		err := c.Next()
-		logger := cfg.Logger
-		if logger == nil {
-			logger = slog.Default()
-		}
 		var buf [8]slog.Attr
 		attrs := append(buf[:0],
 			slog.String("method", c.Method()),
