@@ -28,7 +28,7 @@ func usages() []usage {
 		{"migrate new NAME", "write the skeleton of a new migration into " + migrationsDir + "/ (NAME in snake_case, such as add_orders_index)"},
 		{"healthcheck", "exit 0 when the local server answers /health-check with 200 (the container's HEALTHCHECK)"},
 		{"users create --email E --name N --role R", "create an active user (admin, member or guest); the password is the first line of standard input"},
-		{"spec [-o file]", "write the OpenAPI document without serving"},
+		{"spec [-openapi 3.1] [-o file] | -dir dir", "write the OpenAPI document (or the contract, both versions) without serving"},
 		{"version", "print the version the binary was built with"},
 		{"help", "print this help (also -h and --help)"},
 	}

@@ -14,7 +14,7 @@
 //	                     migrations/ (NAME in snake_case)
 //	api healthcheck      exit 0 when the local server answers /health-check
 //	                     with 200 (the container image's HEALTHCHECK)
-//	api spec [-o file]   write the OpenAPI document without serving
+//	api spec [-o file]   write the OpenAPI document without serving (-dir api: the contract)
 //	api version          print the version the binary was built with
 //	api users create --email E --name N --role R
 //	                     create an active user; the password is the first

@@ -65,6 +65,24 @@ func TestSpec(t *testing.T) {
 		}
 	})
 
+	t.Run("-openapi 3.1 writes the 3.1 document; other versions are refused", func(t *testing.T) {
+		t.Parallel()
+		var stdout bytes.Buffer
+		if err := spec(context.Background(), config{}, logger, []string{"-openapi", "3.1"}, &stdout, io.Discard); err != nil {
+			t.Fatalf("spec: %v", err)
+		}
+		var doc specDoc
+		if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil || doc.OpenAPI != "3.1.0" {
+			t.Errorf("openapi = %q (%v), want 3.1.0", doc.OpenAPI, err)
+		}
+		if err := spec(context.Background(), config{}, logger, []string{"-openapi", "2.0"}, io.Discard, io.Discard); err == nil {
+			t.Error("-openapi 2.0 was accepted")
+		}
+		if err := spec(context.Background(), config{}, logger, []string{"-dir", t.TempDir(), "-o", "x.json"}, io.Discard, io.Discard); err == nil {
+			t.Error("-dir with -o was accepted")
+		}
+	})
+
 	t.Run("it refuses stray arguments", func(t *testing.T) {
 		t.Parallel()
 		err := spec(context.Background(), config{}, logger, []string{"spec.json"}, io.Discard, io.Discard)
@@ -117,4 +135,61 @@ func TestSpecIsQuiet(t *testing.T) {
 	if logs.Len() != 0 {
 		t.Errorf("spec logged serving warnings:\n%s", logs.String())
 	}
+}
+
+// TestContractIsCurrent keeps the committed contract in api/ what the
+// service serves: a change to a route's Go types that changes the document
+// fails here until the contract is written again (and then the contract
+// check compares it with the default branch's).
+func TestContractIsCurrent(t *testing.T) {
+	t.Parallel()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	dir := t.TempDir()
+	// The environment of the test run is ignored: -dir renders the defaults.
+	cfg, err := loadConfig(env(map[string]string{"BASE_PATH": "/elsewhere"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spec(context.Background(), cfg, logger, []string{"-dir", dir}, io.Discard, io.Discard); err != nil {
+		t.Fatalf("spec -dir: %v", err)
+	}
+	for _, name := range []string{contract30, contract31} {
+		want, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("..", "..", "api", name))
+		if err != nil {
+			t.Fatalf("the contract api/%s: %v; write it with: task spec (go run ./cmd/api spec -dir api)", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			line := firstDifferentLine(got, want)
+			t.Errorf("api/%s is not the document the service serves (first difference at line %d: committed %q, served %q); write it again with: task spec (go run ./cmd/api spec -dir api), and commit it",
+				name, line.n, line.got, line.want)
+		}
+	}
+}
+
+// lineDiff is the first line where two texts differ.
+type lineDiff struct {
+	n         int
+	got, want string
+}
+
+// firstDifferentLine returns the first line where got and want differ.
+func firstDifferentLine(got, want []byte) lineDiff {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return lineDiff{i + 1, strings.TrimSpace(gl), strings.TrimSpace(wl)}
+		}
+	}
+	return lineDiff{}
 }

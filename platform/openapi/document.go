@@ -68,9 +68,23 @@ type Operation struct {
 	RequestBody *RequestBody         `json:"requestBody,omitempty"`
 	Responses   map[string]*Response `json:"responses"`
 	Deprecated  bool                 `json:"deprecated,omitempty"`
+	// Pagination names, on a list that pages by cursor, the query
+	// parameter a client sends and the members of the answer it reads, so
+	// that a generic client helper can walk every page.
+	Pagination *Pagination `json:"x-pagination,omitempty"`
 	// Security is nil to inherit the document's security, and points to an
 	// empty list on a public operation.
 	Security *[]SecurityRequirement `json:"security,omitempty"`
+}
+
+// Pagination is the x-pagination extension of a list operation: send the
+// answer's NextField as the CursorParam query parameter to get the next
+// page, until the answer has no NextField; ItemsField holds each page's
+// items.
+type Pagination struct {
+	CursorParam string `json:"cursorParam"`
+	NextField   string `json:"nextField"`
+	ItemsField  string `json:"itemsField"`
 }
 
 // Parameter is a path or query parameter.

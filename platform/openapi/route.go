@@ -177,6 +177,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		RequestBody: in.body,
 		Responses:   responses,
 		Deprecated:  rt.Deprecated,
+		Pagination:  pagination(rt, in),
 	}
 	if rt.Tag != "" {
 		op.Tags = []string{rt.Tag}

@@ -1,0 +1,36 @@
+package openapi
+
+import (
+	"reflect"
+	"slices"
+)
+
+// The names a cursor-paged list uses on the wire: the query parameter of
+// paging.Cursor and the members of paging.Page.
+const (
+	cursorParam = "cursor"
+	nextField   = "next_cursor"
+	itemsField  = "data"
+)
+
+// pagination returns the x-pagination extension of rt: set when rt answers
+// a page (its output sends Link headers) and takes a cursor, nil otherwise.
+func pagination(rt Route, in *input) *Pagination {
+	t := rt.Output
+	if t == nil {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if !reflect.PointerTo(t).Implements(linkedType) {
+		return nil
+	}
+	takesCursor := slices.ContainsFunc(in.params, func(p *Parameter) bool {
+		return p.In == "query" && p.Name == cursorParam
+	})
+	if !takesCursor {
+		return nil
+	}
+	return &Pagination{CursorParam: cursorParam, NextField: nextField, ItemsField: itemsField}
+}
