@@ -64,7 +64,10 @@ func run(args []string, out io.Writer) error {
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: rename takes one module path", errUsage)
 		}
-		return rename(*dir, pos[0], opts, out)
+		if err := rename(*dir, pos[0], opts, out); err != nil {
+			return err
+		}
+		return refreshContract(*dir, out)
 	case "resource":
 		fs := newFlags("resource")
 		var opts resourceOptions
@@ -76,7 +79,10 @@ func run(args []string, out io.Writer) error {
 		if len(pos) < 2 {
 			return fmt.Errorf("%w: resource takes a name and at least one FIELD:TYPE", errUsage)
 		}
-		return resource(*dir, pos[0], pos[1:], opts, out)
+		if err := resource(*dir, pos[0], pos[1:], opts, out); err != nil {
+			return err
+		}
+		return refreshContract(*dir, out)
 	case "remove":
 		pos, err := parseInterleaved(newFlags("remove"), args)
 		if err != nil {
@@ -85,7 +91,10 @@ func run(args []string, out io.Writer) error {
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: remove takes one resource name", errUsage)
 		}
-		return remove(*dir, pos[0], out)
+		if err := remove(*dir, pos[0], out); err != nil {
+			return err
+		}
+		return refreshContract(*dir, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }

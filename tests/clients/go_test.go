@@ -1,0 +1,52 @@
+package clients
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
+)
+
+// TestGoClient runs the tests of the module clients/go: its ListUsersAll
+// walks every page of the users list of the built service.
+func TestGoClient(t *testing.T) {
+	t.Parallel()
+	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), nil, "test", "-count=1", "./...")
+	t.Log(out)
+}
+
+// TestGoClientIsCurrent generates the Go client from the committed
+// contract, as task clients does, and compares it with the committed one.
+func TestGoClientIsCurrent(t *testing.T) {
+	t.Parallel()
+	root := testkit.RepoRoot(t)
+	dir := t.TempDir()
+	gen := filepath.Join(dir, "client.gen.go")
+	testkit.Go(t, root, nil, "tool", "-modfile=go.tool.mod", "oapi-codegen",
+		"-config", filepath.Join("clients", "go", "oapi-codegen.yaml"), "-o", gen, filepath.Join("api", "openapi.json"))
+	pages := filepath.Join(dir, "pages.gen.go")
+	testkit.Go(t, filepath.Join(root, "clients", "go"), nil, "run", "./internal/pagesgen", filepath.Join("..", "..", "api", "openapi.json"), pages)
+	for name, fresh := range map[string]string{"client.gen.go": gen, "pages.gen.go": pages} {
+		sameFile(t, fresh, filepath.Join(root, "clients", "go", "apiclient", name))
+	}
+}
+
+// sameFile fails t unless the committed file has the content of the one
+// generated fresh.
+func sameFile(t *testing.T, fresh, committed string) {
+	t.Helper()
+	want, err := os.ReadFile(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatalf("%v; generate the clients with: task clients", err)
+	}
+	if !bytes.Equal(got, want) {
+		rel, _ := filepath.Rel(testkit.RepoRoot(t), committed)
+		t.Errorf("%s is not what task clients generates from the contract in api/: run task clients (after task spec) and commit the result", rel)
+	}
+}
