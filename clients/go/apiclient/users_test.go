@@ -107,6 +107,65 @@ func TestListUsersAllWalksEveryPage(t *testing.T) {
 	}
 }
 
+// TestSignUpLogInRefresh goes through the account flow a client of the
+// service does, every call through the typed client: sign up, log in with
+// the OAuth2 form as the admin, refresh the session, list members with the
+// new token, and read a 401 problem without one.
+func TestSignUpLogInRefresh(t *testing.T) {
+	base := serve(t)
+	ctx := context.Background()
+	c, err := apiclient.NewClientWithResponses(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const email = "generated@example.com"
+	created, err := c.CreateUserWithResponse(ctx, apiclient.CreateUserRequest{
+		Email: openapi_types.Email(email), Name: "Generated Client", Password: "generated-client-pass"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.JSON201 == nil || created.JSON201.Role != apiclient.UserRoleMember {
+		t.Fatalf("createUser: status %d: %s", created.StatusCode(), created.Body)
+	}
+	grant := apiclient.LoginFormdataBodyGrantType("password")
+	login, err := c.LoginWithFormdataBodyWithResponse(ctx, apiclient.LoginFormdataRequestBody{
+		GrantType: &grant, Username: adminEmail, Password: adminPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if login.JSON200 == nil {
+		t.Fatalf("login: status %d: %s", login.StatusCode(), login.Body)
+	}
+	refreshGrant := apiclient.RefreshFormdataBodyGrantType("refresh_token")
+	refreshed, err := c.RefreshWithFormdataBodyWithResponse(ctx, apiclient.RefreshFormdataRequestBody{
+		GrantType: &refreshGrant, RefreshToken: login.JSON200.RefreshToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refreshed.JSON200 == nil || refreshed.JSON200.RefreshToken == login.JSON200.RefreshToken {
+		t.Fatalf("refresh: status %d, want a new pair: %s", refreshed.StatusCode(), refreshed.Body)
+	}
+	bearer := func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+refreshed.JSON200.AccessToken)
+		return nil
+	}
+	role := apiclient.ListUsersParamsRoleMember
+	list, err := c.ListUsersWithResponse(ctx, &apiclient.ListUsersParams{Role: &role}, bearer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list.JSON200 == nil || len(list.JSON200.Data) != 1 || list.JSON200.Data[0].Email != email {
+		t.Fatalf("listUsers role=member: status %d: %s", list.StatusCode(), list.Body)
+	}
+	unauthorized, err := c.ListUsersWithResponse(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := unauthorized.ApplicationproblemJSON401; p == nil || p.Status != http.StatusUnauthorized {
+		t.Fatalf("listUsers without a token: status %d, want a 401 problem: %s", unauthorized.StatusCode(), unauthorized.Body)
+	}
+}
+
 // serve builds the service from this repository, starts it on SQLite with
 // a bootstrap admin, and returns its address once /livez answers: the
 // document's server is "/", its paths carry the base path.
