@@ -150,7 +150,12 @@ func usersAPI() []openapi.Route {
 		},
 		{
 			Method: "PUT", Path: "/api/users/:id/avatar", Tag: "users", Summary: "Upload an avatar",
-			OperationID: "uploadAvatar", Deprecated: true,
+			OperationID: "uploadAvatar",
+			Deprecation: &openapi.Deprecation{
+				Since:  time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+				Sunset: time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
+				Link:   "https://example.com/changes#avatar",
+			},
 			Input: reflect.TypeFor[UploadAvatarInput](), BodyContentTypes: []string{openapi.MediaMultipart},
 			Output: reflect.TypeFor[User](), Errors: errs(errUserNotFound, errFileTooLarge), Auth: true,
 		},

@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -136,5 +137,29 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		r.Headers["RateLimit-Remaining"] = seconds("Requests left in the window: 0")
 		r.Headers["RateLimit-Reset"] = seconds("Seconds until the window resets")
 	}
+	deprecationHeaders(rt.Deprecation, out)
 	return out, nil
+}
+
+// deprecationHeaders documents the headers of deprecation d on every
+// response of out: Deprecation, Sunset, and its link in the Link header
+// (with the paging links where a list has them).
+func deprecationHeaders(d *Deprecation, out map[string]*Response) {
+	if d == nil {
+		return
+	}
+	for _, r := range out {
+		if r.Headers == nil {
+			r.Headers = map[string]*Header{}
+		}
+		maps.Copy(r.Headers, d.headers())
+		if d.Link == "" {
+			continue
+		}
+		if link := r.Headers["Link"]; link != nil {
+			r.Headers["Link"] = &Header{Description: link.Description + "; and " + d.linkDescription(), Schema: link.Schema}
+		} else {
+			r.Headers["Link"] = &Header{Description: d.linkDescription(), Schema: &Schema{Type: "string"}}
+		}
+	}
 }

@@ -30,8 +30,9 @@ type Route struct {
 	Tag string
 	// Summary and Description describe the operation. Default: none.
 	Summary, Description string
-	// Deprecated marks the operation deprecated.
-	Deprecated bool
+	// Deprecation marks the operation deprecated and documents the headers
+	// every answer of it carries. Default: nil, not deprecated.
+	Deprecation *Deprecation
 	// OperationID is the unique id of the operation. Default: derived from
 	// the method and the path, e.g. GET /api/users/:id is
 	// "getApiUsersById".
@@ -176,7 +177,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		Parameters:  in.params,
 		RequestBody: in.body,
 		Responses:   responses,
-		Deprecated:  rt.Deprecated,
+		Deprecated:  rt.Deprecation != nil,
 		Pagination:  pagination(rt, in),
 	}
 	if rt.Tag != "" {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
@@ -338,7 +339,7 @@ func TestOperationFields(t *testing.T) {
 				}
 			}},
 		{"tag, summary, description and deprecation are carried over",
-			openapi.Route{Method: "GET", Path: "/x", Tag: "t", Summary: "S", Description: "D", Deprecated: true},
+			openapi.Route{Method: "GET", Path: "/x", Tag: "t", Summary: "S", Description: "D", Deprecation: &openapi.Deprecation{Since: time.Unix(1e9, 0)}},
 			func(t *testing.T, op *openapi.Operation) {
 				if !slices.Equal(op.Tags, []string{"t"}) || op.Summary != "S" || op.Description != "D" || !op.Deprecated {
 					t.Errorf("got tags %v, summary %q, description %q, deprecated %v", op.Tags, op.Summary, op.Description, op.Deprecated)

@@ -11,7 +11,7 @@ import (
 
 // setLinks answers the Link header of a page: rel="next" when a record
 // follows (by its cursor when the list issued one, else by page), and
-// rel="first". Both keep the request's path, filters (in the request's
+// rel="first", before any link the route set already. Both keep the request's path, filters (in the request's
 // order) and page size; the paging parameters come after the filters, so
 // every page of a list names the same first page. The header is built in a
 // buffer on the stack and copied into the answer.
@@ -44,6 +44,10 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 		b = append(b, ", "...)
 	}
 	b = appendLink(b, path, args, "first")
+	// A link the route set before (its deprecation's) stays.
+	if prev := c.Response().Header.Peek(fiber.HeaderLink); len(prev) > 0 {
+		b = append(append(b, ", "...), prev...)
+	}
 	c.Response().Header.SetBytesV(fiber.HeaderLink, b)
 }
 

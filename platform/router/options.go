@@ -3,6 +3,9 @@ package router
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -23,7 +26,8 @@ const (
 // options are what a route's Go types cannot say.
 type options struct {
 	summary, description, operationID, tag string
-	deprecated, auth, optionalAuth         bool
+	auth, optionalAuth                     bool
+	deprecation                            *openapi.Deprecation
 	roles                                  []string
 	status                                 int
 	errors                                 []*problem.Error
@@ -46,8 +50,22 @@ func Summary(s string) Option { return func(o *options) { o.summary = s } }
 // Description sets the detailed description of the route.
 func Description(s string) Option { return func(o *options) { o.description = s } }
 
-// Deprecated marks the route deprecated in the spec.
-func Deprecated() Option { return func(o *options) { o.deprecated = true } }
+// Deprecated marks the route deprecated: the document says so (deprecated:
+// true, with the headers below on every response), and every answer of the
+// route, errors included, carries Deprecation: @<since> (RFC 9745), Sunset:
+// <sunset> (RFC 8594) when sunset is not zero, and Link: <link>;
+// rel="deprecation" when link is not empty. since is required; a sunset
+// must come after it; link must be an absolute http(s) URL or a path.
+//
+//	router.Get("/legacy", h, router.Deprecated(
+//		time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+//		time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
+//		"https://example.com/changes#legacy"))
+func Deprecated(since, sunset time.Time, link string) Option {
+	return func(o *options) {
+		o.deprecation = &openapi.Deprecation{Since: since, Sunset: sunset, Link: link}
+	}
+}
 
 // Auth requires a valid HS256 bearer JWT; the handler reads its claims with
 // Ctx.Claims.
@@ -138,5 +156,56 @@ func buildOptions(opts []Option) (options, error) {
 	if o.bodyLimit < 0 {
 		return o, fmt.Errorf("negative body limit %d", o.bodyLimit)
 	}
+	if d := o.deprecation; d != nil {
+		if err := checkDeprecation(d); err != nil {
+			return o, err
+		}
+		// First, so that every answer carries the headers, whatever
+		// answers it.
+		o.middleware = append([]fiber.Handler{deprecationHeaders(d)}, o.middleware...)
+	}
 	return o, nil
+}
+
+// checkDeprecation refuses a deprecation without a date, a sunset before
+// it and a link that is not a URL.
+func checkDeprecation(d *openapi.Deprecation) error {
+	if d.Since.IsZero() {
+		return fmt.Errorf("deprecated without a date")
+	}
+	if !d.Sunset.IsZero() && !d.Sunset.After(d.Since) {
+		return fmt.Errorf("sunset %s is not after the deprecation %s", d.Sunset.Format(time.RFC3339), d.Since.Format(time.RFC3339))
+	}
+	if d.Link == "" {
+		return nil
+	}
+	u, err := url.Parse(d.Link)
+	switch {
+	case err != nil:
+		return fmt.Errorf("deprecation link: %w", err)
+	case strings.ContainsAny(d.Link, "<>\" \t\r\n"):
+		return fmt.Errorf("deprecation link %q has characters a Link header cannot carry", d.Link)
+	case u.IsAbs() && u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("deprecation link %q is not http(s)", d.Link)
+	case !u.IsAbs() && !strings.HasPrefix(d.Link, "/"):
+		return fmt.Errorf("deprecation link %q is neither an absolute URL nor a path", d.Link)
+	}
+	return nil
+}
+
+// deprecationHeaders sets the headers of deprecation d on the answer,
+// before the rest of the route runs, so errors carry them too.
+func deprecationHeaders(d *openapi.Deprecation) fiber.Handler {
+	since, sunset, link := d.DeprecationValue(), d.SunsetValue(), d.LinkValue()
+	return func(c *fiber.Ctx) error {
+		h := &c.Response().Header
+		h.Set("Deprecation", since)
+		if sunset != "" {
+			h.Set("Sunset", sunset)
+		}
+		if link != "" {
+			h.Set(fiber.HeaderLink, link)
+		}
+		return c.Next()
+	}
 }

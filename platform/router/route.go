@@ -96,7 +96,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Path:             fullPath,
 		Summary:          o.summary,
 		Description:      o.description,
-		Deprecated:       o.deprecated,
+		Deprecation:      o.deprecation,
 		OperationID:      o.operationID,
 		Tag:              o.tag,
 		Input:            reflect.TypeFor[In](),
