@@ -4,17 +4,24 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
-// TestGoClient runs the tests of the module clients/go: its ListUsersAll
-// walks every page of the users list of the built service.
+// TestGoClient runs the tests of the module clients/go against the built
+// service: its ListUsersAll walks every page of the users list, and the
+// account flow goes through the typed client.
 func TestGoClient(t *testing.T) {
 	t.Parallel()
-	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), nil, "test", "-count=1", "./...")
+	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), serve(t), "test", "-count=1", "-v", "./...")
 	t.Log(out)
+	for _, name := range []string{"TestListUsersAllWalksEveryPage", "TestSignUpLogInRefresh"} {
+		if !strings.Contains(out, "--- PASS: "+name+" ") {
+			t.Errorf("%s did not run and pass against the service", name)
+		}
+	}
 }
 
 // TestGoClientIsCurrent generates the Go client from the committed

@@ -53,7 +53,7 @@ func TestFreshClone(t *testing.T) {
 	t.Logf("go test ./... in a fresh copy:\n%s", output)
 
 	want := testsCalling(t, "browsertest", "Browser")
-	want = append(want, "TestTheServedSpecLintsCleanWithRedocly")
+	want = append(want, "TestTheServedSpecLintsCleanWithRedocly", "TestTypeScriptClient")
 	for _, name := range want {
 		if !strings.Contains(output, "skip: "+name+" needs ") {
 			t.Errorf("the output does not say that %s skipped, nor why", name)

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -10,7 +9,6 @@ import (
 	"go/token"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -91,6 +89,8 @@ func TestStarterMakesAServiceOfItsOwn(t *testing.T) {
 	checkOrdersSpec(t, fetchBody(t, http.MethodGet, base+"/api/docs/spec.json", "", nil))
 	checkOrdersList(t, base)
 	step("build, serve and check")
+	checkOrdersClients(t, dir, base)
+	step("the clients walk the orders")
 
 	testkit.Go(t, dir, nil, "run", "./cmd/starter", "remove", "orders")
 	if data, err := os.ReadFile(filepath.Join(dir, "app", "app.go")); err != nil || !bytes.Equal(data, renamedApp) {
@@ -233,51 +233,19 @@ func onlyInTheTemplate(t *testing.T) {
 	}
 }
 
-// serveAPI runs the service binary on SQLite and a free loopback port
-// until t ends, and returns its base URL once it answers.
+// serveAPI runs the service binary on SQLite, with a bootstrap admin, on
+// a free loopback port until t ends, and returns its base URL once it
+// answers.
 func serveAPI(t *testing.T, bin string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	work := t.TempDir()
-	ctx, cancel := context.WithCancel(testkit.Context(t))
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "HOST=127.0.0.1", fmt.Sprintf("PORT=%d", port), "BASE_PATH=/api",
-		"DATABASE_URL=sqlite:"+filepath.Join(work, "app.db"), "JWT_SECRET=starter-test-secret-0123456789abcdef",
-		"APP_ENV=development", "LOG_REQUESTS=false")
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("service log:\n%s", logs.String())
-		}
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	for {
-		res, err := http.Get(base + "/health-check")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return base
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the service did not answer /health-check: %v\n%s", err, logs.String())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	db := filepath.Join(t.TempDir(), "app.db")
+	return testkit.ServeBinary(t, bin, "BASE_PATH=/api", "DATABASE_URL=sqlite:"+db,
+		"JWT_SECRET=starter-test-secret-0123456789abcdef", "APP_ENV=development", "LOG_REQUESTS=false",
+		"ADMIN_EMAIL="+starterAdminEmail, "ADMIN_PASSWORD="+starterAdminPassword)
 }
+
+// The bootstrap admin of the service serveAPI starts.
+const starterAdminEmail, starterAdminPassword = "admin@example.com", "starter-admin-0123"
 
 // fetchBody sends one request and returns the body of a 2xx answer.
 func fetchBody(t *testing.T, method, url, token string, body any) []byte {
@@ -429,6 +397,94 @@ func checkOrdersList(t *testing.T, base string) {
 			t.Errorf("GET /api/orders answered %v, without %s", page, key)
 		}
 	}
+}
+
+// ordersWalkTest is a test of the generated Go client, written into the
+// renamed copy's clients/go: it creates twelve orders as the bootstrap
+// admin and walks them five a page with ListOrdersAll, which the starter
+// generated with the resource. service, which reads where the service
+// runs from the environment, comes from the client's own tests.
+const ordersWalkTest = `package apiclient_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/acme/orders/clients/go/apiclient"
+)
+
+func TestListOrdersAll(t *testing.T) {
+	base, adminEmail, adminPassword := service(t)
+	ctx := context.Background()
+	c, err := apiclient.NewClientWithResponses(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := apiclient.LoginRequestGrantType("password")
+	login, err := c.LoginWithResponse(ctx, apiclient.LoginRequest{GrantType: &grant, Username: adminEmail, Password: adminPassword})
+	if err != nil || login.JSON200 == nil {
+		t.Fatalf("login: %v %v", err, login)
+	}
+	bearer := func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+login.JSON200.AccessToken)
+		return nil
+	}
+	body := []byte(` + "`" + `{"customer":"Walker","qty":3,"amount_cents":1250,"paid":true,"due_at":"2024-05-01T12:00:00Z","ref":"0b9e8a3c-6f2d-4d1e-9c4b-2a7f1e5d3c90","status":"pending"}` + "`" + `)
+	for range 12 {
+		r, err := c.CreateOrderWithBodyWithResponse(ctx, "application/json", bytes.NewReader(body), bearer)
+		if err != nil || r.JSON201 == nil {
+			t.Fatalf("create an order: %v %s", err, r.Body)
+		}
+	}
+	limit := int32(5)
+	ids := map[int64]bool{}
+	for o, err := range c.ListOrdersAll(ctx, &apiclient.ListOrdersParams{Limit: &limit}, bearer) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[int64(o.Id)] = true
+	}
+	if len(ids) != 12 {
+		t.Errorf("walked %d orders, want 12", len(ids))
+	}
+}
+`
+
+// checkOrdersClients checks the clients the starter wrote again with the
+// orders resource in the renamed copy dir: the Go client has an iterator of
+// the new list, compiles, and walks it page by page against the copy's
+// service; the TypeScript client's types name the new paths and
+// type-check (with Node.js).
+func checkOrdersClients(t *testing.T, dir, base string) {
+	t.Helper()
+	goClient := filepath.Join(dir, "clients", "go")
+	walk := filepath.Join(goClient, "apiclient", "orders_walk_test.go")
+	if err := os.WriteFile(walk, []byte(ordersWalkTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(walk)
+	env := []string{"API_BASE_URL=" + base, "ADMIN_EMAIL=" + starterAdminEmail, "ADMIN_PASSWORD=" + starterAdminPassword}
+	out := testkit.Go(t, goClient, env, "test", "-count=1", "-v", "-run", "^TestListOrdersAll$", "./apiclient")
+	if !strings.Contains(out, "--- PASS: TestListOrdersAll") {
+		t.Errorf("the Go client did not walk the orders:\n%s", out)
+	}
+	t.Run("TypeScript", func(t *testing.T) {
+		_, npm := testkit.Node(t, "to type-check the TypeScript client")
+		ts := filepath.Join(dir, "clients", "ts")
+		for name, want := range map[string]string{"schema.d.ts": `"/api/orders"`, "pagination.gen.js": `"/api/orders"`} {
+			b, err := os.ReadFile(filepath.Join(ts, "src", name))
+			if err != nil || !bytes.Contains(b, []byte(want)) {
+				t.Errorf("clients/ts/src/%s does not name %s (%v)", name, want, err)
+			}
+		}
+		cmd := exec.CommandContext(testkit.Context(t), npm, "run", "typecheck")
+		cmd.Dir = ts
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("the TypeScript client does not type-check: %v\n%s", err, b)
+		}
+	})
 }
 
 // secured reports whether op requires a token: its own security
