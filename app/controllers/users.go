@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -99,17 +101,21 @@ func (c *Users) Routes() []router.Route {
 			router.Description("Replaces the email, name, role and active flag of a user: the caller itself, or any user "+
 				"for an admin. Only an admin may change a role or the active flag (a user sends its own values back "+
 				"unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active "+
-				"flag ends the user's sessions."),
+				"flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only "+
+				"if nobody changed the user since, else 412 with the current ETag."),
 			router.OperationID("updateUser"),
 			router.Auth(),
+			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
 		router.Delete("/:id", c.delete,
 			router.Summary("Delete a user"),
 			router.Description("Deletes the user with the id (the caller itself, or any user for an admin) and ends its "+
-				"sessions; the email can sign up again. The last active admin cannot be deleted (409)."),
+				"sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, "+
+				"only if the user is still as the client read it (412 otherwise)."),
 			router.OperationID("deleteUser"),
 			router.Status(http.StatusNoContent),
 			router.Auth(),
+			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrForbidden, ErrLastAdmin)),
 	}
 }
@@ -261,8 +267,8 @@ func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 	if !who.admin() && (u.Role != old.Role || u.Active != old.Active) {
 		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
 	}
-	if err := c.users.Update(ctx, u); err != nil {
-		return nil, userError(err)
+	if err := c.users.Update(ctx, u, ifMatchVersions(rc)...); err != nil {
+		return nil, conditionalError(rc, err)
 	}
 	if u.Role != old.Role || u.Active != old.Active {
 		if err := c.sessions.EndUser(ctx, u.ID); err != nil {
@@ -279,8 +285,13 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	}
 	ctx := database.OnPrimary(rc.Context())
 	// The sessions end first: their revocations outlive the user's rows.
-	if _, err := c.users.Get(ctx, in.ID); err != nil {
+	u, err := c.users.Get(ctx, in.ID)
+	if err != nil {
 		return nil, userError(err)
+	}
+	versions := ifMatchVersions(rc)
+	if versions != nil && !slices.Contains(versions, u.Version) {
+		return nil, rc.PreconditionFailed(strconv.FormatInt(u.Version, 10))
 	}
 	if err := c.users.CheckDelete(ctx, in.ID); err != nil {
 		return nil, userError(err)
@@ -288,10 +299,38 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	if err := c.sessions.EndUser(ctx, in.ID); err != nil {
 		return nil, err
 	}
-	if err := c.users.Delete(ctx, in.ID); err != nil {
-		return nil, userError(err)
+	if err := c.users.Delete(ctx, in.ID, versions...); err != nil {
+		return nil, conditionalError(rc, err)
 	}
 	return nil, nil
+}
+
+// ifMatchVersions reads the request's If-Match as user versions (the
+// users' entity tags): nil without a condition (no If-Match, or *), else
+// the versions its strong tags name, and 0, which no user has, so that a
+// list of tags naming no version matches nothing.
+func ifMatchVersions(rc *router.Ctx) []int64 {
+	m := rc.IfMatch()
+	if !m.Present || m.Any {
+		return nil
+	}
+	versions := []int64{0}
+	for _, tag := range m.Opaque() {
+		if v, err := strconv.ParseInt(tag, 10, 64); err == nil && v > 0 {
+			versions = append(versions, v)
+		}
+	}
+	return versions
+}
+
+// conditionalError is userError for conditional writes: a stale version
+// is a 412 with the user's current ETag.
+func conditionalError(rc *router.Ctx, err error) error {
+	var stale *repositories.StaleError
+	if errors.As(err, &stale) {
+		return rc.PreconditionFailed(strconv.FormatInt(stale.Current, 10))
+	}
+	return userError(err)
 }
 
 // userError turns the repository's sentinel errors into declared errors;

@@ -1,6 +1,7 @@
 package dto
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/asapjs/fiber-template/app/models"
@@ -20,7 +21,13 @@ type User struct {
 	Active bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
 	// CreatedAt is when the user signed up.
 	CreatedAt time.Time `json:"created_at" doc:"When the user signed up" example:"2024-05-01T12:00:00Z" validate:"required"`
+	// Version is the row's version, sent as the ETag, not in the body.
+	Version int64 `json:"-"`
 }
+
+// EntityTag is the user's version: the ETag of every answer that is one
+// user, and what If-Match names on its writes.
+func (u *User) EntityTag() string { return strconv.FormatInt(u.Version, 10) }
 
 // UserOf maps a user row to its API form.
 func UserOf(u models.User) User {
@@ -31,6 +38,7 @@ func UserOf(u models.User) User {
 		Role:      u.Role,
 		Active:    u.Active,
 		CreatedAt: u.CreatedAt.UTC(),
+		Version:   u.Version,
 	}
 }
 

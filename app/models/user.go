@@ -23,6 +23,9 @@ type User struct {
 	Role         string    `bun:"role,notnull"`
 	Active       bool      `bun:"active,notnull"`
 	CreatedAt    time.Time `bun:"created_at,notnull,nullzero,default:current_timestamp"`
+	// Version starts at 1 and grows by one with every write of the user's
+	// representation (Users.Update): the user's entity tag.
+	Version int64 `bun:"version,notnull,nullzero,default:1"`
 }
 
 // Indexes declares the indexes the list filters use, as the migrations

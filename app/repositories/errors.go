@@ -2,6 +2,7 @@ package repositories
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,6 +17,17 @@ var (
 	// ErrLastAdmin is returned when a write would leave no active admin.
 	ErrLastAdmin = errors.New("repositories: last active admin")
 )
+
+// StaleError is returned by a conditional write when the row is at
+// another version than the ones the caller read: the write did not happen.
+type StaleError struct {
+	// Current is the row's version now.
+	Current int64
+}
+
+func (e *StaleError) Error() string {
+	return "repositories: the row is at version " + strconv.FormatInt(e.Current, 10) + " now"
+}
 
 // SQLSTATE and SQLite extended result code of a unique constraint
 // violation.

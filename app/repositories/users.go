@@ -114,24 +114,32 @@ func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, cursor 
 }
 
 // Update writes the email, name, role and active flag of u, whose id must
-// exist (else ErrNotFound), and reads the row back into u. A taken email is
-// ErrDuplicate; demoting or deactivating the last active admin is
-// ErrLastAdmin.
-func (r *Users) Update(ctx context.Context, u *models.User) error {
+// exist (else ErrNotFound), raises its version and reads the row back into
+// u. With versions, the write is conditional, in the same statement: it
+// happens only if the row is at one of them, else a *StaleError with the
+// current version. A taken email is ErrDuplicate; demoting or deactivating
+// the last active admin is ErrLastAdmin.
+func (r *Users) Update(ctx context.Context, u *models.User, versions ...int64) error {
 	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if u.Role != models.RoleAdmin || !u.Active {
 			if err := keepAnAdmin(ctx, tx, u.ID); err != nil {
 				return err
 			}
 		}
-		res, err := tx.NewUpdate().Model(u).
-			Column("email", "name", "role", "active").
-			WherePK().
-			Returning("*").
-			Exec(ctx)
+		q := tx.NewUpdate().Model(u).
+			Set("email = ?", u.Email).
+			Set("name = ?", u.Name).
+			Set("role = ?", u.Role).
+			Set("active = ?", u.Active).
+			Set("version = version + 1").
+			WherePK()
+		if len(versions) > 0 {
+			q = q.Where("version IN (?)", bun.List(versions))
+		}
+		res, err := q.Returning("*").Exec(ctx)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return ErrNotFound
+			return staleOrMissing(ctx, tx, u.ID, versions)
 		case err != nil && isUniqueViolation(err):
 			return ErrDuplicate
 		case err != nil:
@@ -142,10 +150,27 @@ func (r *Users) Update(ctx context.Context, u *models.User) error {
 			return fmt.Errorf("update user %d: %w", u.ID, err)
 		}
 		if n == 0 {
-			return ErrNotFound
+			return staleOrMissing(ctx, tx, u.ID, versions)
 		}
 		return nil
 	})
+}
+
+// staleOrMissing explains a write that changed no row: ErrNotFound when
+// the user does not exist, a *StaleError with its version when the write
+// was conditional on others.
+func staleOrMissing(ctx context.Context, tx bun.Tx, id int64, versions []int64) error {
+	var current int64
+	err := tx.NewSelect().Model((*models.User)(nil)).Column("version").Where("id = ?", id).Scan(ctx, &current)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ErrNotFound
+	case err != nil:
+		return fmt.Errorf("read the version of user %d: %w", id, err)
+	case len(versions) == 0:
+		return fmt.Errorf("user %d exists, but the unconditional write changed nothing", id)
+	}
+	return &StaleError{Current: current}
 }
 
 // SetPassword replaces the password hash of the user with the id, or
@@ -162,13 +187,18 @@ func (r *Users) SetPassword(ctx context.Context, id int64, hash string) error {
 }
 
 // Delete removes the user with the id, or answers ErrNotFound; deleting
-// the last active admin is ErrLastAdmin.
-func (r *Users) Delete(ctx context.Context, id int64) error {
+// the last active admin is ErrLastAdmin. With versions, the delete is
+// conditional as Update's is.
+func (r *Users) Delete(ctx context.Context, id int64, versions ...int64) error {
 	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := keepAnAdmin(ctx, tx, id); err != nil {
 			return err
 		}
-		res, err := tx.NewDelete().Model((*models.User)(nil)).Where("id = ?", id).Exec(ctx)
+		q := tx.NewDelete().Model((*models.User)(nil)).Where("id = ?", id)
+		if len(versions) > 0 {
+			q = q.Where("version IN (?)", bun.List(versions))
+		}
+		res, err := q.Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("delete user %d: %w", id, err)
 		}
@@ -177,7 +207,7 @@ func (r *Users) Delete(ctx context.Context, id int64) error {
 			return fmt.Errorf("delete user %d: %w", id, err)
 		}
 		if n == 0 {
-			return ErrNotFound
+			return staleOrMissing(ctx, tx, id, versions)
 		}
 		return nil
 	})

@@ -137,7 +137,6 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		r.Headers["RateLimit-Remaining"] = seconds("Requests left in the window: 0")
 		r.Headers["RateLimit-Reset"] = seconds("Seconds until the window resets")
 	}
-	deprecationHeaders(rt.Deprecation, out)
 	return out, nil
 }
 

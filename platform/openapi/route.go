@@ -64,6 +64,9 @@ type Route struct {
 	// Encodings are the Content-Encodings the request body may be sent
 	// with besides identity. Default: none.
 	Encodings []string
+	// IfMatch is how a write reads the If-Match header; its 412 and 428
+	// come in Errors. Default: IfMatchIgnored.
+	IfMatch IfMatch
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
@@ -170,6 +173,8 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	if err != nil {
 		return nil, nil, err
 	}
+	in.params = append(in.params, conditional(rt, method, status, responses)...)
+	deprecationHeaders(rt.Deprecation, responses)
 	op := &Operation{
 		Summary:     rt.Summary,
 		Description: rt.Description,

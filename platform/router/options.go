@@ -28,6 +28,7 @@ type options struct {
 	summary, description, operationID, tag string
 	auth, optionalAuth                     bool
 	deprecation                            *openapi.Deprecation
+	ifMatch                                openapi.IfMatch
 	roles                                  []string
 	status                                 int
 	errors                                 []*problem.Error

@@ -106,6 +106,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Auth:             o.auth,
 		OptionalAuth:     o.optionalAuth,
 		Roles:            o.roles,
+		IfMatch:          o.ifMatch,
 		BodyLimit:        int64(o.bodyLimit),
 		MaxBodyLimit:     int64(r.cfg.BodyLimit),
 	}
@@ -119,6 +120,12 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	}
 	if len(o.roles) > 0 {
 		errs = append(errs, errForbidden)
+	}
+	switch o.ifMatch {
+	case openapi.IfMatchRequired:
+		errs = append(errs, errPreconditionFailed, errPreconditionRequired)
+	case openapi.IfMatchOptional:
+		errs = append(errs, errPreconditionFailed)
 	}
 	// Every route runs under the request deadline and the outage
 	// detectors, so any of them may answer either 503.
@@ -144,6 +151,8 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		roles    = o.roles
 		status   = o.status
 		noBody   = outType == nil
+		get      = method == http.MethodGet
+		mustTag  = o.ifMatch == openapi.IfMatchRequired
 	)
 	handler := func(fc *fiber.Ctx) error {
 		// The handler's context and input, in one allocation.
@@ -169,6 +178,11 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 				return err
 			}
 			c.claims = claims
+		}
+		if mustTag {
+			if err := requireIfMatch(fc); err != nil {
+				return err
+			}
 		}
 		if c.claims != nil {
 			// An answer for one caller must not be kept by shared caches.
@@ -200,11 +214,23 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if noBody || out == nil {
 			return fc.SendStatus(status)
 		}
-		if p, ok := any(out).(paging.Linked); ok {
+		notModified, err := tagAnswer(fc, any(out), get)
+		if err != nil {
+			return err
+		}
+		if notModified {
+			return fc.SendStatus(http.StatusNotModified)
+		}
+		p, paged := any(out).(paging.Linked)
+		if paged {
 			setLinks(fc, p.Links())
 		}
 		fc.Status(status)
-		return fc.JSON(out)
+		if err := fc.JSON(out); err != nil || !paged || !get {
+			return err
+		}
+		tagPage(fc)
+		return nil
 	}
 	return handler, routeBinding{op: op, binding: bind}, nil
 }

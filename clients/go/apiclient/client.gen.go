@@ -580,10 +580,37 @@ type ListUsersParams struct {
 
 	// Active Only active (true) or inactive (false) users
 	Active *bool `form:"active,omitempty" json:"active,omitempty"`
+
+	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
 // ListUsersParamsRole defines parameters for ListUsers.
 type ListUsersParamsRole string
+
+// GetMeParams defines parameters for GetMe.
+type GetMeParams struct {
+	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+}
+
+// DeleteUserParams defines parameters for DeleteUser.
+type DeleteUserParams struct {
+	// IfMatch Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any
+	IfMatch *string `json:"If-Match,omitempty"`
+}
+
+// GetUserParams defines parameters for GetUser.
+type GetUserParams struct {
+	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+}
+
+// UpdateUserParams defines parameters for UpdateUser.
+type UpdateUserParams struct {
+	// IfMatch Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any
+	IfMatch *string `json:"If-Match,omitempty"`
+}
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -792,7 +819,7 @@ type ClientInterface interface {
 	// Returns the user the bearer token belongs to.
 	//
 	// Corresponds with GET /api/users/me (the `GetMe` operationId).
-	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetMe(ctx context.Context, params *GetMeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ChangePasswordWithBody Change the caller's password
 	//
@@ -814,35 +841,35 @@ type ClientInterface interface {
 
 	// DeleteUser Delete a user
 	//
-	// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409).
+	// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, only if the user is still as the client read it (412 otherwise).
 	//
 	// Corresponds with DELETE /api/users/{id} (the `DeleteUser` operationId).
-	DeleteUser(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteUser(ctx context.Context, id int64, params *DeleteUserParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUser Get a user
 	//
 	// Returns the user with the id: the caller itself, or any user for an admin.
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
-	GetUser(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetUser(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateUserWithBody Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-	UpdateUserWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateUserWithBody(ctx context.Context, id int64, params *UpdateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateUser Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-	UpdateUser(ctx context.Context, id int64, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateUser(ctx context.Context, id int64, params *UpdateUserParams, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetHealthCheck Health check
 	//
@@ -1095,8 +1122,8 @@ func (c *Client) CreateUser(ctx context.Context, body CreateUserJSONRequestBody,
 // Returns the user the bearer token belongs to.
 //
 // Corresponds with GET /api/users/me (the `GetMe` operationId).
-func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMeRequest(c.Server)
+func (c *Client) GetMe(ctx context.Context, params *GetMeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMeRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1147,11 +1174,11 @@ func (c *Client) ChangePassword(ctx context.Context, body ChangePasswordJSONRequ
 
 // DeleteUser Delete a user
 //
-// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409).
+// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, only if the user is still as the client read it (412 otherwise).
 //
 // Corresponds with DELETE /api/users/{id} (the `DeleteUser` operationId).
-func (c *Client) DeleteUser(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteUserRequest(c.Server, id)
+func (c *Client) DeleteUser(ctx context.Context, id int64, params *DeleteUserParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteUserRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1167,8 +1194,8 @@ func (c *Client) DeleteUser(ctx context.Context, id int64, reqEditors ...Request
 // Returns the user with the id: the caller itself, or any user for an admin.
 //
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
-func (c *Client) GetUser(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetUserRequest(c.Server, id)
+func (c *Client) GetUser(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetUserRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1181,13 +1208,13 @@ func (c *Client) GetUser(ctx context.Context, id int64, reqEditors ...RequestEdi
 
 // UpdateUserWithBody Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-func (c *Client) UpdateUserWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateUserRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateUserWithBody(ctx context.Context, id int64, params *UpdateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateUserRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1200,13 +1227,13 @@ func (c *Client) UpdateUserWithBody(ctx context.Context, id int64, contentType s
 
 // UpdateUser Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-func (c *Client) UpdateUser(ctx context.Context, id int64, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateUserRequest(c.Server, id, body)
+func (c *Client) UpdateUser(ctx context.Context, id int64, params *UpdateUserParams, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateUserRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1548,6 +1575,21 @@ func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request,
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -1592,7 +1634,7 @@ func NewCreateUserRequestWithBody(server string, contentType string, body io.Rea
 }
 
 // NewGetMeRequest constructs an http.Request for the GetMe method
-func NewGetMeRequest(server string) (*http.Request, error) {
+func NewGetMeRequest(server string, params *GetMeParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1613,6 +1655,21 @@ func NewGetMeRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -1659,7 +1716,7 @@ func NewChangePasswordRequestWithBody(server string, contentType string, body io
 }
 
 // NewDeleteUserRequest constructs an http.Request for the DeleteUser method
-func NewDeleteUserRequest(server string, id int64) (*http.Request, error) {
+func NewDeleteUserRequest(server string, id int64, params *DeleteUserParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1689,11 +1746,26 @@ func NewDeleteUserRequest(server string, id int64) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetUserRequest constructs an http.Request for the GetUser method
-func NewGetUserRequest(server string, id int64) (*http.Request, error) {
+func NewGetUserRequest(server string, id int64, params *GetUserParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1723,22 +1795,37 @@ func NewGetUserRequest(server string, id int64) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateUserRequest calls the generic UpdateUser builder with application/json body
-func NewUpdateUserRequest(server string, id int64, body UpdateUserJSONRequestBody) (*http.Request, error) {
+func NewUpdateUserRequest(server string, id int64, params *UpdateUserParams, body UpdateUserJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateUserRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateUserRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateUserRequestWithBody constructs an http.Request for the UpdateUser method, with any body, and a specified content type
-func NewUpdateUserRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateUserRequestWithBody(server string, id int64, params *UpdateUserParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -1769,6 +1856,21 @@ func NewUpdateUserRequestWithBody(server string, id int64, contentType string, b
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -2013,7 +2115,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/users/me (the `GetMe` operationId).
-	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
+	GetMeWithResponse(ctx context.Context, params *GetMeParams, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
 
 	// ChangePasswordWithBodyWithResponse Change the caller's password
 	//
@@ -2035,12 +2137,12 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteUserWithResponse Delete a user
 	//
-	// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409).
+	// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, only if the user is still as the client read it (412 otherwise).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/users/{id} (the `DeleteUser` operationId).
-	DeleteUserWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteUserResponse, error)
+	DeleteUserWithResponse(ctx context.Context, id int64, params *DeleteUserParams, reqEditors ...RequestEditorFn) (*DeleteUserResponse, error)
 
 	// GetUserWithResponse Get a user
 	//
@@ -2049,25 +2151,25 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
-	GetUserWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
+	GetUserWithResponse(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
 
 	// UpdateUserWithBodyWithResponse Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-	UpdateUserWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error)
+	UpdateUserWithBodyWithResponse(ctx context.Context, id int64, params *UpdateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error)
 
 	// UpdateUserWithResponse Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-	UpdateUserWithResponse(ctx context.Context, id int64, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error)
+	UpdateUserWithResponse(ctx context.Context, id int64, params *UpdateUserParams, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error)
 
 	// GetHealthCheckWithResponse Health check
 	//
@@ -2500,7 +2602,13 @@ func (r RefreshResponse) ContentType() string {
 
 // ListUsersResponse200Headers the declared response headers of an HTTP 200 response for ListUsers
 type ListUsersResponse200Headers struct {
+	ETag *string
 	Link *string
+}
+
+// ListUsersResponse304Headers the declared response headers of an HTTP 304 response for ListUsers
+type ListUsersResponse304Headers struct {
+	ETag *string
 }
 
 // ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
@@ -2529,6 +2637,8 @@ type ListUsersResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListUsersResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ListUsersResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListUsersResponse503Headers
 }
@@ -2602,6 +2712,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// CreateUserResponse201Headers the declared response headers of an HTTP 201 response for CreateUser
+type CreateUserResponse201Headers struct {
+	ETag *string
+}
+
 // CreateUserResponse429Headers the declared response headers of an HTTP 429 response for CreateUser
 type CreateUserResponse429Headers struct {
 	RateLimitLimit     *int
@@ -2642,6 +2757,8 @@ type CreateUserResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateUserResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateUserResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -2737,6 +2854,16 @@ func (r CreateUserResponse) ContentType() string {
 	return ""
 }
 
+// GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
+type GetMeResponse200Headers struct {
+	ETag *string
+}
+
+// GetMeResponse304Headers the declared response headers of an HTTP 304 response for GetMe
+type GetMeResponse304Headers struct {
+	ETag *string
+}
+
 // GetMeResponse503Headers the declared response headers of an HTTP 503 response for GetMe
 type GetMeResponse503Headers struct {
 	RetryAfter *int
@@ -2757,6 +2884,10 @@ type GetMeResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetMeResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetMeResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetMeResponse503Headers
 }
@@ -2924,6 +3055,11 @@ func (r ChangePasswordResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserResponse412Headers the declared response headers of an HTTP 412 response for DeleteUser
+type DeleteUserResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
 type DeleteUserResponse503Headers struct {
 	RetryAfter *int
@@ -2942,12 +3078,16 @@ type DeleteUserResponse struct {
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteUserResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteUserResponse503Headers
 }
@@ -2975,6 +3115,11 @@ func (r DeleteUserResponse) GetApplicationproblemJSON404() *Problem {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteUserResponse) GetApplicationproblemJSON409() *Problem {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -3021,6 +3166,16 @@ func (r DeleteUserResponse) ContentType() string {
 	return ""
 }
 
+// GetUserResponse200Headers the declared response headers of an HTTP 200 response for GetUser
+type GetUserResponse200Headers struct {
+	ETag *string
+}
+
+// GetUserResponse304Headers the declared response headers of an HTTP 304 response for GetUser
+type GetUserResponse304Headers struct {
+	ETag *string
+}
+
 // GetUserResponse503Headers the declared response headers of an HTTP 503 response for GetUser
 type GetUserResponse503Headers struct {
 	RetryAfter *int
@@ -3045,6 +3200,10 @@ type GetUserResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetUserResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetUserResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetUserResponse503Headers
 }
@@ -3118,6 +3277,16 @@ func (r GetUserResponse) ContentType() string {
 	return ""
 }
 
+// UpdateUserResponse200Headers the declared response headers of an HTTP 200 response for UpdateUser
+type UpdateUserResponse200Headers struct {
+	ETag *string
+}
+
+// UpdateUserResponse412Headers the declared response headers of an HTTP 412 response for UpdateUser
+type UpdateUserResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
 type UpdateUserResponse503Headers struct {
 	RetryAfter *int
@@ -3138,6 +3307,8 @@ type UpdateUserResponse struct {
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3150,6 +3321,10 @@ type UpdateUserResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateUserResponse200Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateUserResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateUserResponse503Headers
 }
@@ -3182,6 +3357,11 @@ func (r UpdateUserResponse) GetApplicationproblemJSON404() *Problem {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateUserResponse) GetApplicationproblemJSON409() *Problem {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -3637,8 +3817,8 @@ func (c *ClientWithResponses) CreateUserWithResponse(ctx context.Context, body C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/users/me (the `GetMe` operationId).
-func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error) {
-	rsp, err := c.GetMe(ctx, reqEditors...)
+func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, params *GetMeParams, reqEditors ...RequestEditorFn) (*GetMeResponse, error) {
+	rsp, err := c.GetMe(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3677,13 +3857,13 @@ func (c *ClientWithResponses) ChangePasswordWithResponse(ctx context.Context, bo
 
 // DeleteUserWithResponse Delete a user
 //
-// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409).
+// Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, only if the user is still as the client read it (412 otherwise).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/users/{id} (the `DeleteUser` operationId).
-func (c *ClientWithResponses) DeleteUserWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*DeleteUserResponse, error) {
-	rsp, err := c.DeleteUser(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteUserWithResponse(ctx context.Context, id int64, params *DeleteUserParams, reqEditors ...RequestEditorFn) (*DeleteUserResponse, error) {
+	rsp, err := c.DeleteUser(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3697,8 +3877,8 @@ func (c *ClientWithResponses) DeleteUserWithResponse(ctx context.Context, id int
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
-func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
-	rsp, err := c.GetUser(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*GetUserResponse, error) {
+	rsp, err := c.GetUser(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3707,13 +3887,13 @@ func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id int64,
 
 // UpdateUserWithBodyWithResponse Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-func (c *ClientWithResponses) UpdateUserWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error) {
-	rsp, err := c.UpdateUserWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateUserWithBodyWithResponse(ctx context.Context, id int64, params *UpdateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error) {
+	rsp, err := c.UpdateUserWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3722,13 +3902,13 @@ func (c *ClientWithResponses) UpdateUserWithBodyWithResponse(ctx context.Context
 
 // UpdateUserWithResponse Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/users/{id} (the `UpdateUser` operationId).
-func (c *ClientWithResponses) UpdateUserWithResponse(ctx context.Context, id int64, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error) {
-	rsp, err := c.UpdateUser(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateUserWithResponse(ctx context.Context, id int64, params *UpdateUserParams, body UpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateUserResponse, error) {
+	rsp, err := c.UpdateUser(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -4211,6 +4391,9 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4265,6 +4448,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers ListUsersResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
 		if values := rsp.Header.Values("Link"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -4273,6 +4463,16 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			headers.Link = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ListUsersResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListUsersResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4389,6 +4589,16 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateUserResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateUserResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -4456,6 +4666,9 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4494,6 +4707,26 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetMeResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetMeResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetMeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4659,6 +4892,13 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4683,6 +4923,16 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteUserResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4718,6 +4968,9 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Problem
@@ -4771,6 +5024,26 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetUserResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetUserResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -4842,6 +5115,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4887,6 +5167,26 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateUserResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateUserResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

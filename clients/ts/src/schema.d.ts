@@ -118,13 +118,13 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions.
+         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
          */
         put: operations["updateUser"];
         post?: never;
         /**
          * Delete a user
-         * @description Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409).
+         * @description Deletes the user with the id (the caller itself, or any user for an admin) and ends its sessions; the email can sign up again. The last active admin cannot be deleted (409). With If-Match, only if the user is still as the client read it (412 otherwise).
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -365,6 +365,7 @@ export interface components {
          *     - `invalid_grant` (401): Invalid grant
          *     - `last_admin` (409): Last active admin
          *     - `not_ready` (503): Not ready
+         *     - `precondition_failed` (412): Precondition failed
          *     - `rate_limit_unavailable` (503): Rate limit unavailable
          *     - `request_timeout` (503): Request timed out
          *     - `service_unavailable` (503): Service unavailable
@@ -374,7 +375,7 @@ export interface components {
          *     - `user_not_found` (404): User not found
          * @enum {string}
          */
-        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
+        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
         RefreshRequest: {
             /**
              * @description OAuth2 grant type: refresh_token, the only one accepted here
@@ -1186,7 +1187,10 @@ export interface operations {
                 /** @description Only users with this role */
                 role?: "admin" | "member" | "guest";
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1195,6 +1199,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
+                    ETag?: string;
                     /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters */
                     Link?: string;
                     [name: string]: unknown;
@@ -1202,6 +1208,15 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UserPage"];
                 };
+            };
+            /** @description Not Modified: the representation is the one If-None-Match names */
+            304: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: malformed input */
             400: {
@@ -1346,6 +1361,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1560,7 +1577,10 @@ export interface operations {
     getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description User id */
                 id: number;
@@ -1572,11 +1592,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not Modified: the representation is the one If-None-Match names */
+            304: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: malformed input */
             400: {
@@ -1709,7 +1740,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description User id */
                 id: number;
@@ -1725,6 +1759,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1815,6 +1851,26 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Email already taken",
                      *       "type": "urn:problem-type:email_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed */
+            412: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "precondition_failed",
+                     *       "detail": "Precondition failed",
+                     *       "status": 412,
+                     *       "title": "Precondition failed",
+                     *       "type": "urn:problem-type:precondition_failed"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1931,7 +1987,10 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description User id */
                 id: number;
@@ -2036,6 +2095,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Precondition failed */
+            412: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "precondition_failed",
+                     *       "detail": "Precondition failed",
+                     *       "status": 412,
+                     *       "title": "Precondition failed",
+                     *       "type": "urn:problem-type:precondition_failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
@@ -2096,7 +2175,10 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2105,11 +2187,22 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
+            };
+            /** @description Not Modified: the representation is the one If-None-Match names */
+            304: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {

@@ -1,0 +1,122 @@
+// Package etag holds the entity tags of HTTP (RFC 9110, section 8.8.3) as
+// the router answers them and reads them back in If-None-Match and
+// If-Match: strong tags a resource chooses (a version), weak tags made from
+// the bytes of an answer (a page of a list), and the comparisons the two
+// conditional headers use.
+package etag
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"strings"
+)
+
+// Tagged is an answer that names its own entity tag: a value that changes
+// whenever its representation does, such as a version number the database
+// raises on every write. The router sends it as a strong ETag, answers 304
+// to a GET whose If-None-Match holds it, and routes with If-Match compare
+// it with what the client read.
+type Tagged interface {
+	// EntityTag is the opaque tag, without quotes: visible ASCII but '"'.
+	EntityTag() string
+}
+
+// Strong quotes the opaque tag of a Tagged answer into an ETag value;
+// opaque must be valid (see Check).
+func Strong(opaque string) string { return `"` + opaque + `"` }
+
+// Check returns an error unless opaque can be an entity tag: not empty,
+// and visible ASCII characters other than '"' only.
+func Check(opaque string) error {
+	if opaque == "" {
+		return fmt.Errorf("etag: empty entity tag")
+	}
+	for i := 0; i < len(opaque); i++ {
+		if c := opaque[i]; c <= ' ' || c == '"' || c >= 0x7f {
+			return fmt.Errorf("etag: entity tag %q has a character a header cannot carry (byte %d)", opaque, i)
+		}
+	}
+	return nil
+}
+
+// Weak is the weak ETag of an answer's bytes: W/ and a digest of body
+// (SHA-256, the first 16 bytes in base64url), the same on every instance.
+func Weak(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `W/"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`
+}
+
+// Condition is an If-Match or If-None-Match header as a client sent it.
+type Condition struct {
+	// Present is true when the request has the header.
+	Present bool
+	// Any is true for "*": any current representation.
+	Any bool
+	// Tags are the entity tags listed, each as sent (quoted, W/ kept).
+	Tags []string
+}
+
+// Parse reads an If-Match or If-None-Match value: "*" or a comma-separated
+// list of entity tags. Members that are not entity tags are left out, so
+// they match nothing.
+func Parse(header string) Condition {
+	header = strings.TrimSpace(header)
+	if header == "" {
+		return Condition{}
+	}
+	if header == "*" {
+		return Condition{Present: true, Any: true}
+	}
+	c := Condition{Present: true}
+	for rest := header; rest != ""; {
+		rest = strings.TrimLeft(rest, " \t,")
+		weak := strings.HasPrefix(rest, "W/")
+		start := 0
+		if weak {
+			start = 2
+		}
+		if len(rest) <= start || rest[start] != '"' {
+			// Not a tag: skip to the next member.
+			_, rest, _ = strings.Cut(rest, ",")
+			continue
+		}
+		end := strings.IndexByte(rest[start+1:], '"')
+		if end < 0 {
+			break
+		}
+		tag := rest[:start+end+2]
+		if Check(tag[start+1:len(tag)-1]) == nil {
+			c.Tags = append(c.Tags, tag)
+		}
+		rest = rest[len(tag):]
+	}
+	return c
+}
+
+// MatchWeak reports whether the condition holds etag by the weak
+// comparison (If-None-Match): the opaque tags are equal, W/ aside.
+func (c Condition) MatchWeak(etag string) bool {
+	if c.Any {
+		return true
+	}
+	etag = strings.TrimPrefix(etag, "W/")
+	for _, t := range c.Tags {
+		if strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// Opaque returns the opaque values of the condition's strong tags, the
+// ones the strong comparison of If-Match can match; weak tags never do.
+func (c Condition) Opaque() []string {
+	var out []string
+	for _, t := range c.Tags {
+		if !strings.HasPrefix(t, "W/") {
+			out = append(out, t[1:len(t)-1])
+		}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package etag_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/etag"
+)
+
+func TestParse(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		header string
+		want   etag.Condition
+		opaque []string
+	}{
+		{"", etag.Condition{}, nil},
+		{"*", etag.Condition{Present: true, Any: true}, nil},
+		{`"3"`, etag.Condition{Present: true, Tags: []string{`"3"`}}, []string{"3"}},
+		{`"3", W/"4" ,"5"`, etag.Condition{Present: true, Tags: []string{`"3"`, `W/"4"`, `"5"`}}, []string{"3", "5"}},
+		{`3, "4"`, etag.Condition{Present: true, Tags: []string{`"4"`}}, []string{"4"}},
+		{`"unterminated`, etag.Condition{Present: true}, nil},
+		{`"a b"`, etag.Condition{Present: true}, nil},
+		{`W/`, etag.Condition{Present: true}, nil},
+	}
+	for _, tc := range cases {
+		got := etag.Parse(tc.header)
+		if got.Present != tc.want.Present || got.Any != tc.want.Any || !slices.Equal(got.Tags, tc.want.Tags) {
+			t.Errorf("Parse(%q) = %+v, want %+v", tc.header, got, tc.want)
+		}
+		if o := got.Opaque(); !slices.Equal(o, tc.opaque) {
+			t.Errorf("Parse(%q).Opaque() = %q, want %q", tc.header, o, tc.opaque)
+		}
+	}
+}
+
+func TestMatchWeak(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		header, etag string
+		want         bool
+	}{
+		{`"3"`, `"3"`, true},
+		{`W/"3"`, `"3"`, true},
+		{`"3"`, `W/"3"`, true},
+		{`"2", "3"`, `"3"`, true},
+		{`"4"`, `"3"`, false},
+		{`*`, `"3"`, true},
+		{``, `"3"`, false},
+	}
+	for _, tc := range cases {
+		if got := etag.Parse(tc.header).MatchWeak(tc.etag); got != tc.want {
+			t.Errorf("If-None-Match %q matches %s: %v, want %v", tc.header, tc.etag, got, tc.want)
+		}
+	}
+}
+
+func TestWeakIsADigestOfTheBytes(t *testing.T) {
+	t.Parallel()
+	a, b := etag.Weak([]byte(`{"data":[1]}`)), etag.Weak([]byte(`{"data":[2]}`))
+	if a == b || a != etag.Weak([]byte(`{"data":[1]}`)) {
+		t.Fatalf("Weak: %s and %s", a, b)
+	}
+	if !etag.Parse(a).MatchWeak(a) || len(etag.Parse(a).Opaque()) != 0 {
+		t.Fatalf("%s does not read back as a weak tag", a)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	for _, ok := range []string{"3", "v3-abc", "!#~"} {
+		if err := etag.Check(ok); err != nil {
+			t.Errorf("Check(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", `a"b`, "a b", "é", "a\nb"} {
+		if etag.Check(bad) == nil {
+			t.Errorf("Check(%q) accepted it", bad)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package router_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+// versioned is an answer with a version, its entity tag.
+type versioned struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Version int64  `json:"-"`
+}
+
+func (v *versioned) EntityTag() string { return strconv.FormatInt(v.Version, 10) }
+
+type versionedID struct {
+	ID int64 `path:"id"`
+}
+
+type versionedWrite struct {
+	ID   int64 `path:"id"`
+	Body struct {
+		Name string `json:"name" validate:"required"`
+	}
+}
+
+// versionedRouter serves one record that every write versions: a GET, a
+// list, a PUT that may be conditional and one that must be.
+func versionedRouter(t *testing.T) *router.Router {
+	var (
+		mu  sync.Mutex
+		rec = versioned{ID: 1, Name: "first", Version: 1}
+	)
+	put := func(c *router.Ctx, in *versionedWrite) (*versioned, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := c.IfMatch(); m.Present && !m.Any && !slices.Contains(m.Opaque(), rec.EntityTag()) {
+			return nil, c.PreconditionFailed(rec.EntityTag())
+		}
+		rec.Name, rec.Version = in.Body.Name, rec.Version+1
+		out := rec
+		return &out, nil
+	}
+	return newRouter(t, router.Config{
+		JWTSecret: testSecret,
+		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
+			router.Get("/", func(c *router.Ctx, in *listInput) (*paging.Page[versioned], error) {
+				mu.Lock()
+				defer mu.Unlock()
+				page := paging.New([]versioned{rec}, 1, c.Paging())
+				return &page, nil
+			}),
+			router.Get("/:id", func(c *router.Ctx, in *versionedID) (*versioned, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				out := rec
+				return &out, nil
+			}),
+			router.Put("/:id", put, router.IfMatch()),
+			router.Put("/:id/strict", put, router.RequireIfMatch(), router.Auth()),
+		}}},
+	})
+}
+
+func conditionalRequest(t *testing.T, r *router.Router, method, target, header, value, body string) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if header != "" {
+		req.Header.Set(header, value)
+	}
+	return do(t, r, req)
+}
+
+func TestGetAnswersNotModifiedToItsOwnTag(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	resp, _ := get(t, r, "/things/1")
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != `"1"` {
+		t.Fatalf("GET: status %d, ETag %q, want 200 and \"1\"", resp.StatusCode, resp.Header.Get("ETag"))
+	}
+	cases := []struct {
+		name, ifNoneMatch string
+		status            int
+	}{
+		{"its tag", `"1"`, http.StatusNotModified},
+		{"its tag, weak", `W/"1"`, http.StatusNotModified},
+		{"among others", `"7", "1"`, http.StatusNotModified},
+		{"any", `*`, http.StatusNotModified},
+		{"another tag", `"2"`, http.StatusOK},
+		{"not a tag", `1`, http.StatusOK},
+	}
+	for _, tc := range cases {
+		resp, body := conditionalRequest(t, r, http.MethodGet, "/things/1", "If-None-Match", tc.ifNoneMatch, "")
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s (If-None-Match %s): status %d, want %d", tc.name, tc.ifNoneMatch, resp.StatusCode, tc.status)
+		}
+		if tc.status == http.StatusNotModified && (len(body) != 0 || resp.Header.Get("ETag") != `"1"`) {
+			t.Errorf("%s: a 304 with body %q and ETag %q", tc.name, body, resp.Header.Get("ETag"))
+		}
+	}
+}
+
+func TestPagesHaveAWeakTag(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	resp, _ := get(t, r, "/things?limit=5")
+	tag := resp.Header.Get("ETag")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(tag, `W/"`) {
+		t.Fatalf("a page: status %d, ETag %q, want a weak tag", resp.StatusCode, tag)
+	}
+	resp, body := conditionalRequest(t, r, http.MethodGet, "/things?limit=5", "If-None-Match", tag, "")
+	if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != tag {
+		t.Fatalf("the same page with If-None-Match: status %d, ETag %q, body %q; want a 304", resp.StatusCode, resp.Header.Get("ETag"), body)
+	}
+	if other, _ := get(t, r, "/things?limit=6"); other.Header.Get("ETag") == tag {
+		t.Error("another page size has the same tag")
+	}
+	conditionalRequest(t, r, http.MethodPut, "/things/1", "", "", `{"name":"changed"}`)
+	resp, _ = conditionalRequest(t, r, http.MethodGet, "/things?limit=5", "If-None-Match", tag, "")
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == tag {
+		t.Fatalf("the page after a change: status %d, ETag %q; want a 200 with a new tag", resp.StatusCode, resp.Header.Get("ETag"))
+	}
+}
+
+func TestConditionalWrites(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	steps := []struct {
+		name, target, auth, ifMatch string
+		status                      int
+		etag                        string
+	}{
+		{"the tag read", "/things/1", "", `"1"`, http.StatusOK, `"2"`},
+		{"the same tag again", "/things/1", "", `"1"`, http.StatusPreconditionFailed, `"2"`},
+		{"a weak tag never matches", "/things/1", "", `W/"2"`, http.StatusPreconditionFailed, `"2"`},
+		{"one of several", "/things/1", "", `"9", "2"`, http.StatusOK, `"3"`},
+		{"any", "/things/1", "", `*`, http.StatusOK, `"4"`},
+		{"none: unconditional", "/things/1", "", "", http.StatusOK, `"5"`},
+		{"required, absent", "/things/1/strict", roleToken(t, "member"), "", http.StatusPreconditionRequired, ""},
+		{"required, no token", "/things/1/strict", "", "", http.StatusUnauthorized, ""},
+		{"required, present", "/things/1/strict", roleToken(t, "member"), `"5"`, http.StatusOK, `"6"`},
+	}
+	for _, s := range steps {
+		req := httptest.NewRequest(http.MethodPut, s.target, strings.NewReader(`{"name":"`+s.name+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		if s.ifMatch != "" {
+			req.Header.Set("If-Match", s.ifMatch)
+		}
+		if s.auth != "" {
+			req.Header.Set("Authorization", s.auth)
+		}
+		resp, body := do(t, r, req)
+		if resp.StatusCode != s.status || resp.Header.Get("ETag") != s.etag {
+			t.Fatalf("%s: status %d, ETag %q; want %d, %q: %s", s.name, resp.StatusCode, resp.Header.Get("ETag"), s.status, s.etag, body)
+		}
+		if s.status >= 400 {
+			wantProblem(t, resp, body, s.status)
+		}
+	}
+}
+
+func TestConditionalRequestsAreDocumented(t *testing.T) {
+	t.Parallel()
+	_, body := get(t, versionedRouter(t), "/docs/spec.json")
+	doc := loadSpec(t, body)
+	header := func(params []string, name string) bool { return slices.Contains(params, name) }
+	names := func(path, method string) (out []string, required map[string]bool) {
+		op := doc.Paths.Find(path).GetOperation(method)
+		required = map[string]bool{}
+		for _, p := range op.Parameters {
+			if p.Value.In == "header" {
+				out = append(out, p.Value.Name)
+				required[p.Value.Name] = p.Value.Required
+			}
+		}
+		return out, required
+	}
+	for _, path := range []string{"/things", "/things/{id}"} {
+		params, _ := names(path, http.MethodGet)
+		op := doc.Paths.Find(path).Get
+		if !header(params, "If-None-Match") || op.Responses.Status(http.StatusNotModified) == nil || op.Responses.Status(http.StatusOK).Value.Headers["ETag"] == nil {
+			t.Errorf("GET %s does not document If-None-Match, its ETag and the 304", path)
+		}
+	}
+	params, required := names("/things/{id}", http.MethodPut)
+	put := doc.Paths.Find("/things/{id}").Put
+	if !header(params, "If-Match") || required["If-Match"] || put.Responses.Status(http.StatusPreconditionFailed).Value.Headers["ETag"] == nil {
+		t.Errorf("PUT /things/{id} does not document an optional If-Match and the 412 with the current ETag")
+	}
+	if put.Responses.Status(http.StatusPreconditionRequired) != nil {
+		t.Error("PUT /things/{id} documents a 428 it never answers")
+	}
+	params, required = names("/things/{id}/strict", http.MethodPut)
+	strict := doc.Paths.Find("/things/{id}/strict").Put
+	if !header(params, "If-Match") || !required["If-Match"] || strict.Responses.Status(http.StatusPreconditionRequired) == nil {
+		t.Errorf("PUT /things/{id}/strict does not document a required If-Match and the 428")
+	}
+}
