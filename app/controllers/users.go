@@ -289,9 +289,11 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	if err != nil {
 		return nil, userError(err)
 	}
+	// If-Match is checked here, before the sessions end for nothing, and
+	// again by the delete itself, in case the user changed in between.
 	versions := ifMatchVersions(rc)
 	if versions != nil && !slices.Contains(versions, u.Version) {
-		return nil, rc.PreconditionFailed(strconv.FormatInt(u.Version, 10))
+		return nil, rc.PreconditionFailed(dto.UserTag(u.Version))
 	}
 	if err := c.users.CheckDelete(ctx, in.ID); err != nil {
 		return nil, userError(err)
@@ -305,8 +307,8 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	return nil, nil
 }
 
-// ifMatchVersions reads the request's If-Match as user versions (the
-// users' entity tags): nil without a condition (no If-Match, or *), else
+// ifMatchVersions reads the request's If-Match as user versions, the
+// inverse of dto.UserTag: nil without a condition (no If-Match, or *), else
 // the versions its strong tags name, and 0, which no user has, so that a
 // list of tags naming no version matches nothing.
 func ifMatchVersions(rc *router.Ctx) []int64 {
@@ -328,7 +330,7 @@ func ifMatchVersions(rc *router.Ctx) []int64 {
 func conditionalError(rc *router.Ctx, err error) error {
 	var stale *repositories.StaleError
 	if errors.As(err, &stale) {
-		return rc.PreconditionFailed(strconv.FormatInt(stale.Current, 10))
+		return rc.PreconditionFailed(dto.UserTag(stale.Current))
 	}
 	return userError(err)
 }

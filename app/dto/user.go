@@ -27,7 +27,10 @@ type User struct {
 
 // EntityTag is the user's version: the ETag of every answer that is one
 // user, and what If-Match names on its writes.
-func (u *User) EntityTag() string { return strconv.FormatInt(u.Version, 10) }
+func (u *User) EntityTag() string { return UserTag(u.Version) }
+
+// UserTag is the entity tag of a user at version: the version in decimal.
+func UserTag(version int64) string { return strconv.FormatInt(version, 10) }
 
 // UserOf maps a user row to its API form.
 func UserOf(u models.User) User {

@@ -41,7 +41,8 @@ func skipped(root, p string, d fs.DirEntry) bool {
 
 // nameFiles are the files, relative to the root, where the project name
 // (the last element of the module path) names the image, the compose
-// project, the TypeScript client's package and the like. Every file below nameDirs is one too.
+// project, the TypeScript client's package and the like. Every file below
+// nameDirs is one too.
 var (
 	nameFiles = []string{"Taskfile.yml", "Dockerfile", "docker-compose.yml", "clients/ts/package.json", "clients/ts/package-lock.json", "clients/ts/README.md"}
 	nameDirs  = []string{"deploy"}

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -36,21 +37,40 @@ var client = &http.Client{Timeout: 30 * time.Second}
 // Fetch sends req over a real connection and reads the answer in full.
 func Fetch(t testing.TB, req *http.Request) Response {
 	t.Helper()
+	res, err := Exchange(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Exchange is Fetch for any goroutine: it returns what fails instead of
+// ending the test.
+func Exchange(req *http.Request) (Response, error) {
 	res, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+		return Response{}, fmt.Errorf("%s %s: %w", req.Method, req.URL, err)
 	}
-	return read(t, req, res)
+	return readAll(req, res)
 }
 
 func read(t testing.TB, req *http.Request, res *http.Response) Response {
 	t.Helper()
+	r, err := readAll(req, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// readAll reads the answer res to req in full and closes its body.
+func readAll(req *http.Request, res *http.Response) (Response, error) {
 	defer res.Body.Close()
 	body, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", req.Method, req.URL, err)
+		return Response{}, fmt.Errorf("%s %s: read body: %w", req.Method, req.URL, err)
 	}
-	return Response{Status: res.StatusCode, Header: res.Header, Body: body}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: body}, nil
 }
 
 // MediaType is the response's media type without parameters.

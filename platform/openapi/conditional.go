@@ -25,18 +25,10 @@ const (
 // taggedType is implemented by answers that name their entity tag.
 var taggedType = reflect.TypeFor[etag.Tagged]()
 
-// tagsOf says which ETag the answers of type t carry: a strong one when t
-// names its own (etag.Tagged), a weak one when it is a page of a list, none
-// otherwise.
-func tagsOf(t reflect.Type) (strong, weak bool) {
-	if t == nil {
-		return false, false
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	p := reflect.PointerTo(t)
-	return p.Implements(taggedType), p.Implements(linkedType)
+// currentTag documents the ETag of the current representation, on a 304
+// and on a 412.
+func currentTag() *Header {
+	return &Header{Description: "Entity tag of the current representation", Schema: &Schema{Type: "string"}}
 }
 
 // conditional documents the conditional requests of rt: the ETag of its
@@ -45,20 +37,16 @@ func tagsOf(t reflect.Type) (strong, weak bool) {
 // current ETag on its 412. It returns the parameters to add.
 func conditional(rt Route, method string, status int, out map[string]*Response) []*Parameter {
 	var params []*Parameter
-	strong, weak := tagsOf(rt.Output)
-	if method != http.MethodGet {
-		weak = false
-	}
+	// A strong tag when the answer names its own (etag.Tagged), a weak
+	// one when a GET answers a page of a list.
+	strong := outputIs(rt.Output, taggedType)
+	weak := method == http.MethodGet && outputIs(rt.Output, linkedType)
 	if strong || weak {
 		desc := "Entity tag of the answer (RFC 9110): changes whenever the representation does"
 		if !strong {
 			desc = "Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match"
 		}
-		success := out[strconv.Itoa(status)]
-		if success.Headers == nil {
-			success.Headers = map[string]*Header{}
-		}
-		success.Headers["ETag"] = &Header{Description: desc, Schema: &Schema{Type: "string"}}
+		out[strconv.Itoa(status)].setHeader("ETag", &Header{Description: desc, Schema: &Schema{Type: "string"}})
 	}
 	if (strong || weak) && method == http.MethodGet {
 		params = append(params, &Parameter{
@@ -68,7 +56,7 @@ func conditional(rt Route, method string, status int, out map[string]*Response) 
 		})
 		out[strconv.Itoa(http.StatusNotModified)] = &Response{
 			Description: "Not Modified: the representation is the one If-None-Match names",
-			Headers:     map[string]*Header{"ETag": {Description: "Entity tag of the current representation", Schema: &Schema{Type: "string"}}},
+			Headers:     map[string]*Header{"ETag": currentTag()},
 		}
 	}
 	if rt.IfMatch != IfMatchIgnored {
@@ -81,10 +69,7 @@ func conditional(rt Route, method string, status int, out map[string]*Response) 
 			Description: desc, Schema: &Schema{Type: "string"},
 		})
 		if r := out[strconv.Itoa(http.StatusPreconditionFailed)]; r != nil {
-			if r.Headers == nil {
-				r.Headers = map[string]*Header{}
-			}
-			r.Headers["ETag"] = &Header{Description: "Entity tag of the current representation", Schema: &Schema{Type: "string"}}
+			r.setHeader("ETag", currentTag())
 		}
 	}
 	return params

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"reflect"
 	"slices"
 )
 
@@ -16,14 +15,7 @@ const (
 // pagination returns the x-pagination extension of rt: set when rt answers
 // a page (its output sends Link headers) and takes a cursor, nil otherwise.
 func pagination(rt Route, in *input) *Pagination {
-	t := rt.Output
-	if t == nil {
-		return nil
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if !reflect.PointerTo(t).Implements(linkedType) {
+	if !outputIs(rt.Output, linkedType) {
 		return nil
 	}
 	takesCursor := slices.ContainsFunc(in.params, func(p *Parameter) bool {

@@ -3,7 +3,6 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -20,6 +19,26 @@ var problemType = reflect.TypeFor[problem.Problem]()
 // linkedType is implemented by list answers (*paging.Page), which a router
 // sends with a Link header.
 var linkedType = reflect.TypeFor[paging.Linked]()
+
+// outputIs reports whether answers of the output type t, a pointer to it
+// or the type itself, implement iface; a nil t implements nothing.
+func outputIs(t, iface reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return reflect.PointerTo(t).Implements(iface)
+}
+
+// setHeader documents the header name of r.
+func (r *Response) setHeader(name string, h *Header) {
+	if r.Headers == nil {
+		r.Headers = map[string]*Header{}
+	}
+	r.Headers[name] = h
+}
 
 // Descriptions of the error responses every route of a kind can answer
 // with, used unless the route declares errors with that status.
@@ -62,7 +81,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			return nil, fmt.Errorf("output: %w", err)
 		}
 		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
-		if reflect.PointerTo(t).Implements(linkedType) {
+		if outputIs(rt.Output, linkedType) {
 			success.Headers = map[string]*Header{"Link": {
 				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters`,
 				Schema:      &Schema{Type: "string"},
@@ -148,17 +167,16 @@ func deprecationHeaders(d *Deprecation, out map[string]*Response) {
 		return
 	}
 	for _, r := range out {
-		if r.Headers == nil {
-			r.Headers = map[string]*Header{}
+		for name, h := range d.headers() {
+			r.setHeader(name, h)
 		}
-		maps.Copy(r.Headers, d.headers())
 		if d.Link == "" {
 			continue
 		}
 		if link := r.Headers["Link"]; link != nil {
-			r.Headers["Link"] = &Header{Description: link.Description + "; and " + d.linkDescription(), Schema: link.Schema}
+			r.setHeader("Link", &Header{Description: link.Description + "; and " + d.linkDescription(), Schema: link.Schema})
 		} else {
-			r.Headers["Link"] = &Header{Description: d.linkDescription(), Schema: &Schema{Type: "string"}}
+			r.setHeader("Link", &Header{Description: d.linkDescription(), Schema: &Schema{Type: "string"}})
 		}
 	}
 }

@@ -32,8 +32,8 @@ func IfMatch() Option {
 }
 
 // RequireIfMatch is IfMatch, and a request without If-Match is a 428
-// problem, after authentication and before the input is read: no client can overwrite a change it
-// has not seen.
+// problem, after authentication and before the input is read: no client
+// can overwrite a change it has not seen.
 func RequireIfMatch() Option {
 	return func(o *options) { o.ifMatch = openapi.IfMatchRequired }
 }
@@ -42,8 +42,12 @@ func RequireIfMatch() Option {
 // one, Any for "*", and the entity tags the client sent. The strong
 // comparison If-Match uses is Opaque: the opaque values of its strong
 // tags, to compare with the EntityTag of the current representation.
-func (c *Ctx) IfMatch() etag.Condition {
-	return etag.Parse(string(c.fc.Request().Header.Peek(fiber.HeaderIfMatch)))
+func (c *Ctx) IfMatch() etag.Condition { return condition(c.fc, fiber.HeaderIfMatch) }
+
+// condition reads the conditional header name (If-Match, If-None-Match)
+// of the request.
+func condition(fc *fiber.Ctx, name string) etag.Condition {
+	return etag.Parse(string(fc.Request().Header.Peek(name)))
 }
 
 // PreconditionFailed is the answer to a conditional write whose If-Match
@@ -59,7 +63,7 @@ func (c *Ctx) PreconditionFailed(current string) error {
 
 // requireIfMatch answers 428 to a request without If-Match.
 func requireIfMatch(fc *fiber.Ctx) error {
-	if len(fc.Request().Header.Peek(fiber.HeaderIfMatch)) == 0 {
+	if !condition(fc, fiber.HeaderIfMatch).Present {
 		return errPreconditionRequired.WithDetail("This operation requires If-Match with the ETag of the representation it changes.")
 	}
 	return nil
@@ -78,7 +82,7 @@ func tagAnswer(fc *fiber.Ctx, out any, get bool) (notModified bool, err error) {
 	}
 	tag := etag.Strong(opaque)
 	fc.Set(fiber.HeaderETag, tag)
-	return get && etag.Parse(string(fc.Request().Header.Peek(fiber.HeaderIfNoneMatch))).MatchWeak(tag), nil
+	return get && condition(fc, fiber.HeaderIfNoneMatch).MatchWeak(tag), nil
 }
 
 // tagPage sets the weak ETag of a page already in the answer's body, a
@@ -87,7 +91,7 @@ func tagAnswer(fc *fiber.Ctx, out any, get bool) (notModified bool, err error) {
 func tagPage(fc *fiber.Ctx) {
 	tag := etag.Weak(fc.Response().Body())
 	fc.Set(fiber.HeaderETag, tag)
-	if etag.Parse(string(fc.Request().Header.Peek(fiber.HeaderIfNoneMatch))).MatchWeak(tag) {
+	if condition(fc, fiber.HeaderIfNoneMatch).MatchWeak(tag) {
 		fc.Response().ResetBody()
 		fc.Response().Header.Del(fiber.HeaderContentType)
 		fc.Status(http.StatusNotModified)

@@ -11,10 +11,11 @@ import (
 
 // setLinks answers the Link header of a page: rel="next" when a record
 // follows (by its cursor when the list issued one, else by page), and
-// rel="first", before any link the route set already. Both keep the request's path, filters (in the request's
-// order) and page size; the paging parameters come after the filters, so
-// every page of a list names the same first page. The header is built in a
-// buffer on the stack and copied into the answer.
+// rel="first", before any link the route set already. Both keep the
+// request's path, filters (in the request's order) and page size; the
+// paging parameters come after the filters, so every page of a list names
+// the same first page. The header is built in a buffer on the stack and
+// copied into the answer.
 func setLinks(c *fiber.Ctx, l paging.Links) {
 	args := fasthttp.AcquireArgs()
 	defer fasthttp.ReleaseArgs(args)

@@ -144,15 +144,15 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	}
 
 	var (
-		maxLimit = r.cfg.MaxLimit
-		paged    = p.Paged()
-		auth     = o.auth
-		optional = o.optionalAuth && !o.auth
-		roles    = o.roles
-		status   = o.status
-		noBody   = outType == nil
-		get      = method == http.MethodGet
-		mustTag  = o.ifMatch == openapi.IfMatchRequired
+		maxLimit  = r.cfg.MaxLimit
+		paged     = p.Paged()
+		auth      = o.auth
+		optional  = o.optionalAuth && !o.auth
+		roles     = o.roles
+		status    = o.status
+		noBody    = outType == nil
+		get       = method == http.MethodGet
+		needMatch = o.ifMatch == openapi.IfMatchRequired
 	)
 	handler := func(fc *fiber.Ctx) error {
 		// The handler's context and input, in one allocation.
@@ -179,7 +179,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			}
 			c.claims = claims
 		}
-		if mustTag {
+		if needMatch {
 			if err := requireIfMatch(fc); err != nil {
 				return err
 			}

@@ -2,13 +2,13 @@ package integration
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -201,17 +201,11 @@ func call(t *testing.T, base, method, path, token string, header map[string]stri
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := testkit.Exchange(req)
 	if err != nil {
-		t.Errorf("%s %s: %v", method, path, err)
-		return response{}
+		t.Error(err)
 	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Errorf("%s %s: read the body: %v", method, path, err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // decodeToken reads the access token of a login's answer.
