@@ -196,6 +196,10 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		authLimit = append(authLimit, authRateLimit(opts.AuthRateLimit, store, logger))
 	}
 
+	if cfg.Idempotency == nil {
+		cfg.Idempotency = idempotencyKeys(opts.Context, db, logger)
+	}
+
 	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db))
 	go every(opts.Context, loginFailurePruneEvery, "prune login failures", logger, throttle.Prune)
 

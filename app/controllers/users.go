@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -65,6 +64,7 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("createUser"),
 			router.Status(http.StatusCreated),
 			router.OptionalAuth(),
+			router.Idempotent(),
 			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ratelimit.ErrUnavailable),
 			router.Use(c.limit...)),
 		router.Get("/", c.list,
@@ -104,6 +104,17 @@ func (c *Users) Routes() []router.Route {
 				"flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only "+
 				"if nobody changed the user since, else 412 with the current ETag."),
 			router.OperationID("updateUser"),
+			router.Auth(),
+			router.IfMatch(),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
+		router.Patch("/:id", c.patch,
+			router.Summary("Change part of a user"),
+			router.Description("Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, "+
+				"role and active flag of a user: members left out stay as they are, and the result must pass the rules "+
+				"of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member "+
+				"of a user can be removed. With If-Match, the patch applies only to the user as the client read it "+
+				"(412 otherwise); without it, to the user as it is when the patch is applied."),
+			router.OperationID("patchUser"),
 			router.Auth(),
 			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
@@ -148,6 +159,13 @@ type UpdateUserInput struct {
 	// ID is the user id.
 	ID   int64 `path:"id" doc:"User id" example:"1"`
 	Body dto.UpdateUserRequest
+}
+
+// PatchUserInput is the input of patchUser.
+type PatchUserInput struct {
+	// ID is the user id.
+	ID   int64 `path:"id" doc:"User id" example:"1"`
+	Body router.MergePatch[dto.UpdateUserRequest]
 }
 
 func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
@@ -244,39 +262,87 @@ func (c *Users) get(rc *router.Ctx, in *UserIDInput) (*dto.User, error) {
 }
 
 func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
-	who := callerOf(rc)
-	if !who.mayAct(in.ID) {
+	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
-	}
-	email, err := normalizeEmailField("email", in.Body.Email)
-	if err != nil {
-		return nil, err
 	}
 	ctx := database.OnPrimary(rc.Context())
 	old, err := c.users.Get(ctx, in.ID)
 	if err != nil {
 		return nil, userError(err)
 	}
-	u := &models.User{
-		ID:     in.ID,
-		Email:  email,
-		Name:   in.Body.Name,
-		Role:   in.Body.Role,
-		Active: *in.Body.Active,
+	u, err := c.replace(rc, ctx, old, in.Body, rc.IfMatch().Versions())
+	if err != nil {
+		return nil, conditionalError(rc, err)
 	}
-	if !who.admin() && (u.Role != old.Role || u.Active != old.Active) {
+	out := dto.UserOf(*u)
+	return &out, nil
+}
+
+// patchAttempts is how many times a patch without If-Match is applied
+// when another write changes the user between its read and its write.
+const patchAttempts = 3
+
+func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
+	if !callerOf(rc).mayAct(in.ID) {
+		return nil, errNotYours
+	}
+	ctx := database.OnPrimary(rc.Context())
+	versions := rc.IfMatch().Versions()
+	for attempt := 1; ; attempt++ {
+		old, err := c.users.Get(ctx, in.ID)
+		if err != nil {
+			return nil, userError(err)
+		}
+		if versions != nil && !slices.Contains(versions, old.Version) {
+			return nil, rc.PreconditionFailed(dto.UserTag(old.Version))
+		}
+		body := dto.UpdateRequestOf(*old)
+		if err := in.Body.Apply(&body); err != nil {
+			return nil, err
+		}
+		// The patch was applied to the user at old.Version: it is
+		// written only over that version.
+		u, err := c.replace(rc, ctx, old, body, []int64{old.Version})
+		var stale *repositories.StaleError
+		if errors.As(err, &stale) && versions == nil && attempt < patchAttempts {
+			continue
+		}
+		if err != nil {
+			return nil, conditionalError(rc, err)
+		}
+		out := dto.UserOf(*u)
+		return &out, nil
+	}
+}
+
+// replace writes body over the user old, when its version is one of
+// versions (nil: any), with the permissions of an update: only an admin
+// changes a role or the active flag, and such a change ends the user's
+// sessions. The repository's errors are returned as they are.
+func (c *Users) replace(rc *router.Ctx, ctx context.Context, old *models.User, body dto.UpdateUserRequest, versions []int64) (*models.User, error) {
+	email, err := normalizeEmailField("email", body.Email)
+	if err != nil {
+		return nil, err
+	}
+	u := &models.User{
+		ID:     old.ID,
+		Email:  email,
+		Name:   body.Name,
+		Role:   body.Role,
+		Active: *body.Active,
+	}
+	if !callerOf(rc).admin() && (u.Role != old.Role || u.Active != old.Active) {
 		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
 	}
-	if err := c.users.Update(ctx, u, ifMatchVersions(rc)...); err != nil {
-		return nil, conditionalError(rc, err)
+	if err := c.users.Update(ctx, u, versions...); err != nil {
+		return nil, err
 	}
 	if u.Role != old.Role || u.Active != old.Active {
 		if err := c.sessions.EndUser(ctx, u.ID); err != nil {
 			return nil, err
 		}
 	}
-	out := dto.UserOf(*u)
-	return &out, nil
+	return u, nil
 }
 
 func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
@@ -291,7 +357,7 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	}
 	// If-Match is checked here, before the sessions end for nothing, and
 	// again by the delete itself, in case the user changed in between.
-	versions := ifMatchVersions(rc)
+	versions := rc.IfMatch().Versions()
 	if versions != nil && !slices.Contains(versions, u.Version) {
 		return nil, rc.PreconditionFailed(dto.UserTag(u.Version))
 	}
@@ -305,24 +371,6 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 		return nil, conditionalError(rc, err)
 	}
 	return nil, nil
-}
-
-// ifMatchVersions reads the request's If-Match as user versions, the
-// inverse of dto.UserTag: nil without a condition (no If-Match, or *), else
-// the versions its strong tags name, and 0, which no user has, so that a
-// list of tags naming no version matches nothing.
-func ifMatchVersions(rc *router.Ctx) []int64 {
-	m := rc.IfMatch()
-	if !m.Present || m.Any {
-		return nil
-	}
-	versions := []int64{0}
-	for _, tag := range m.Opaque() {
-		if v, err := strconv.ParseInt(tag, 10, 64); err == nil && v > 0 {
-			versions = append(versions, v)
-		}
-	}
-	return versions
 }
 
 // conditionalError is userError for conditional writes: a stale version

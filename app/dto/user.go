@@ -1,10 +1,10 @@
 package dto
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/platform/etag"
 )
 
 // User is a user as the API shows it: never with a password or its hash.
@@ -30,7 +30,7 @@ type User struct {
 func (u *User) EntityTag() string { return UserTag(u.Version) }
 
 // UserTag is the entity tag of a user at version: the version in decimal.
-func UserTag(version int64) string { return strconv.FormatInt(version, 10) }
+func UserTag(version int64) string { return etag.Version(version) }
 
 // UserOf maps a user row to its API form.
 func UserOf(u models.User) User {
@@ -71,6 +71,12 @@ type UpdateUserRequest struct {
 	// Active is a pointer so that a missing value is an error rather than
 	// a silent false.
 	Active *bool `json:"active" doc:"Whether the user may log in" example:"true" validate:"required"`
+}
+
+// UpdateRequestOf is the update that leaves u as it is: what a merge
+// patch of a user applies to.
+func UpdateRequestOf(u models.User) UpdateUserRequest {
+	return UpdateUserRequest{Email: u.Email, Name: u.Name, Role: u.Role, Active: &u.Active}
 }
 
 // PasswordChange is the body of a password change.

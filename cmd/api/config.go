@@ -42,6 +42,8 @@ type config struct {
 	PagingCountBudget time.Duration
 	// RequestTimeout is the deadline of every request's context.
 	RequestTimeout time.Duration
+	// IdempotencyTTL is how long an Idempotency-Key's answer is kept.
+	IdempotencyTTL time.Duration
 	// TrustedProxies are the proxies (addresses or CIDR ranges) whose
 	// X-Forwarded-For names the client; empty trusts none.
 	TrustedProxies []string
@@ -144,6 +146,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
 	var err error
 	if cfg.RequestTimeout, err = positiveDuration("REQUEST_TIMEOUT", envOr(lookupEnv, "REQUEST_TIMEOUT", "10s")); err != nil {
+		return err
+	}
+	if cfg.IdempotencyTTL, err = positiveDuration("IDEMPOTENCY_TTL", envOr(lookupEnv, "IDEMPOTENCY_TTL", "24h")); err != nil {
 		return err
 	}
 	if cfg.Pool.StatementTimeout, err = positiveDuration("DB_STATEMENT_TIMEOUT", envOr(lookupEnv, "DB_STATEMENT_TIMEOUT", "10s")); err != nil {
@@ -314,6 +319,7 @@ func settings() []setting {
 		{Name: "LOG_REQUESTS", Default: "true", Meaning: "one log line per request: method, path, status, duration, request id"},
 		{Name: "OTEL_TRACES_EXPORTER", Default: "none", Meaning: "otlp or console turns tracing on, with the other standard OTEL_* variables; process environment only, not .env", ProcessOnly: true},
 		{Name: "REQUEST_TIMEOUT", Default: "10s", Meaning: "deadline of every request's context; past it the request answers 503"},
+		{Name: "IDEMPOTENCY_TTL", Default: "24h", Meaning: "how long the answer to an Idempotency-Key is kept for retries (sign-up, and every generated create)"},
 		{Name: "DB_MAX_OPEN_CONNS", Default: "25", Meaning: "PostgreSQL pool: open connections at most"},
 		{Name: "DB_MAX_IDLE_CONNS", Meaning: "PostgreSQL pool: idle connections kept; empty is DB_MAX_OPEN_CONNS"},
 		{Name: "DB_STATEMENT_TIMEOUT", Default: "10s", Meaning: "PostgreSQL statement_timeout of every serving connection; one in DATABASE_URL wins"},

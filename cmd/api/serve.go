@@ -38,6 +38,7 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 			Users:       cfg.DocsUsers,
 		},
 		RequestTimeout: cfg.RequestTimeout,
+		IdempotencyTTL: cfg.IdempotencyTTL,
 		TrustedProxies: cfg.TrustedProxies,
 		Production:     cfg.Env == "production",
 		LogRequests:    cfg.LogRequests,

@@ -57,13 +57,19 @@ func (c *RateLimitCounters) Hit(ctx context.Context, key string, window time.Dur
 // Sweep deletes the counters whose window ended by now and returns how
 // many it deleted.
 func (c *RateLimitCounters) Sweep(ctx context.Context, now time.Time) (int64, error) {
-	res, err := c.db.NewDelete().TableExpr(RateLimitTable).Where("reset_at <= ?", now.UnixMilli()).Exec(ctx)
+	return sweep(ctx, c.db, RateLimitTable, "reset_at", now)
+}
+
+// sweep deletes the rows of table whose column, a time in Unix
+// milliseconds, is at or before now, and returns how many it deleted.
+func sweep(ctx context.Context, db bun.IDB, table, column string, now time.Time) (int64, error) {
+	res, err := db.NewDelete().TableExpr(table).Where("? <= ?", bun.Ident(column), now.UnixMilli()).Exec(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("database: sweep rate limit counters: %w", err)
+		return 0, fmt.Errorf("database: sweep %s: %w", table, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, fmt.Errorf("database: sweep rate limit counters: %w", err)
+		return 0, fmt.Errorf("database: sweep %s: %w", table, err)
 	}
 	return n, nil
 }

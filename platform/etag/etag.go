@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -120,3 +121,25 @@ func (c Condition) Opaque() []string {
 	}
 	return out
 }
+
+// Versions reads the condition as row versions, for resources whose
+// entity tag is a version number in decimal (Version): nil without a
+// condition (no header, or *), else the positive versions its strong tags
+// name and 0, which no row has, so that a list naming no version matches
+// nothing. A conditional write passes them to its WHERE version IN (…).
+func (c Condition) Versions() []int64 {
+	if !c.Present || c.Any {
+		return nil
+	}
+	versions := []int64{0}
+	for _, tag := range c.Opaque() {
+		if v, err := strconv.ParseInt(tag, 10, 64); err == nil && v > 0 {
+			versions = append(versions, v)
+		}
+	}
+	return versions
+}
+
+// Version is the entity tag of a row at version v: v in decimal, what
+// Versions reads back.
+func Version(v int64) string { return strconv.FormatInt(v, 10) }

@@ -79,3 +79,26 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestVersions(t *testing.T) {
+	cases := []struct {
+		header string
+		want   []int64
+	}{
+		{"", nil},
+		{"*", nil},
+		{`"3"`, []int64{0, 3}},
+		{`"3", "5"`, []int64{0, 3, 5}},
+		{`W/"3"`, []int64{0}},
+		{`"x", "-2", "0"`, []int64{0}},
+		{"3", []int64{0}},
+	}
+	for _, tc := range cases {
+		if got := etag.Parse(tc.header).Versions(); !slices.Equal(got, tc.want) {
+			t.Errorf("Parse(%q).Versions() = %v, want %v", tc.header, got, tc.want)
+		}
+	}
+	if got := etag.Parse(etag.Strong(etag.Version(42))).Versions(); !slices.Equal(got, []int64{0, 42}) {
+		t.Errorf("a version's own tag reads back as %v", got)
+	}
+}

@@ -25,7 +25,17 @@ const (
 	MediaJSON      = "application/json"
 	MediaForm      = "application/x-www-form-urlencoded"
 	MediaMultipart = "multipart/form-data"
+	// MediaMergePatch is a JSON merge patch (RFC 7396), the body of a
+	// MergePatcher.
+	MediaMergePatch = "application/merge-patch+json"
 )
+
+// MergePatcher is implemented by a body type that is a JSON merge patch
+// (RFC 7396) of another type, the patch's target: a named struct whose
+// component schema the patch's schema is made from (see patchSchema).
+type MergePatcher interface {
+	MergePatchTarget() reflect.Type
+}
 
 // InputField is one input field bound from a named value.
 type InputField struct {
@@ -65,6 +75,11 @@ type InputBody struct {
 	// Form lists the fields of a form body (when MediaTypes has a form
 	// type), relative to the body.
 	Form []*InputField
+	// Patch is the target type of a merge patch body (a MergePatcher),
+	// nil for other bodies; Target is the schema of the target, which a
+	// patched value is checked by, set when AddRoute documents the body.
+	Patch  reflect.Type
+	Target *Schema
 }
 
 // Accepts reports whether the body may come as media type mt.
@@ -218,6 +233,13 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 			return errors.New("the Body field must not be a pointer: the body is required")
 		}
 		a.in.Body = &InputBody{Struct: sf, Type: sf.Type}
+		if mp, ok := reflect.Zero(sf.Type).Interface().(MergePatcher); ok {
+			t := mp.MergePatchTarget()
+			if t.Kind() != reflect.Struct || t.Name() == "" {
+				return fmt.Errorf("the Body field is a merge patch of %s, which is not a named struct", t)
+			}
+			a.in.Body.Patch = t
+		}
 	}
 	return nil
 }
@@ -296,7 +318,14 @@ func orderPath(in *Input, params []string) error {
 // body plans the body's media types and, for forms, its fields.
 func (a *analysis) body(mediaTypes []string) error {
 	b := a.in.Body
-	if len(mediaTypes) == 0 {
+	switch {
+	case b.Patch != nil && len(mediaTypes) == 0:
+		mediaTypes = []string{MediaMergePatch}
+	case b.Patch != nil && !slices.Equal(mediaTypes, []string{MediaMergePatch}):
+		return fmt.Errorf("body type %s is a merge patch, sent only as %s", b.Type, MediaMergePatch)
+	case b.Patch == nil && slices.Contains(mediaTypes, MediaMergePatch):
+		return fmt.Errorf("body type %s is not a merge patch (router.MergePatch) but %s is declared", b.Type, MediaMergePatch)
+	case len(mediaTypes) == 0:
 		mediaTypes = []string{MediaJSON}
 	}
 	formish := slices.Contains(mediaTypes, MediaForm) || slices.Contains(mediaTypes, MediaMultipart)
@@ -338,9 +367,9 @@ func (a *analysis) body(mediaTypes []string) error {
 func checkMediaTypes(mediaTypes []string) error {
 	for i, mt := range mediaTypes {
 		switch mt {
-		case MediaJSON, MediaForm, MediaMultipart:
+		case MediaJSON, MediaForm, MediaMultipart, MediaMergePatch:
 		default:
-			return fmt.Errorf("body media type %q is not one of %s, %s, %s", mt, MediaJSON, MediaForm, MediaMultipart)
+			return fmt.Errorf("body media type %q is not one of %s, %s, %s, %s", mt, MediaJSON, MediaForm, MediaMultipart, MediaMergePatch)
 		}
 		if slices.Contains(mediaTypes[:i], mt) {
 			return fmt.Errorf("body media type %q is listed twice", mt)

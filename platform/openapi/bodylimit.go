@@ -191,9 +191,9 @@ func BodyLimit(rb *RequestBody, components map[string]*Schema) (int64, bool) {
 			ok bool
 		)
 		switch mt {
-		case "application/json":
+		case MediaJSON, MediaMergePatch:
 			n, ok = sizer{components: components, charMax: jsonCharMax}.bound(content.Schema, 0)
-		case "application/x-www-form-urlencoded":
+		case MediaForm:
 			n, ok = sizer{components: components, charMax: formCharMax}.formBound(content.Schema)
 		}
 		if !ok {

@@ -118,6 +118,8 @@ func (g *gen) requestBody(b *InputBody) (*RequestBody, error) {
 		switch mt {
 		case MediaJSON:
 			s, err = g.schemaOf(b.Type)
+		case MediaMergePatch:
+			s, err = g.patchBody(b)
 		default:
 			s, err = g.formObject(b)
 		}
@@ -125,7 +127,7 @@ func (g *gen) requestBody(b *InputBody) (*RequestBody, error) {
 			return nil, fmt.Errorf("body as %s: %w", mt, err)
 		}
 		rb.Content[mt] = &MediaType{Schema: s}
-		if mt != MediaJSON {
+		if mt == MediaForm || mt == MediaMultipart {
 			// A form's fields carry their properties' schemas (the
 			// object may come from the cache of an earlier route).
 			for _, f := range b.Form {

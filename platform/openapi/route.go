@@ -67,6 +67,9 @@ type Route struct {
 	// IfMatch is how a write reads the If-Match header; its 412 and 428
 	// come in Errors. Default: IfMatchIgnored.
 	IfMatch IfMatch
+	// Idempotent reports a route that reads an Idempotency-Key header and
+	// replays its first answer to a retry; its 409 and 422 come in Errors.
+	Idempotent bool
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
@@ -169,11 +172,14 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		in.body.Limit = r.bodyLimit(rt, in.body)
 		in.body.Encodings = slices.Clone(rt.Encodings)
 	}
+	// A malformed Idempotency-Key is a 400.
+	in.declared = in.declared || rt.Idempotent
 	responses, err := g.responses(rt, status, in)
 	if err != nil {
 		return nil, nil, err
 	}
 	in.params = append(in.params, conditional(rt, method, status, responses)...)
+	in.params = append(in.params, idempotencyKey(rt, status, responses)...)
 	deprecationHeaders(rt.Deprecation, responses)
 	op := &Operation{
 		Summary:     rt.Summary,

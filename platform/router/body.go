@@ -64,6 +64,10 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 	case ct == "" && h.ContentLength() == 0:
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	case ct == "" || !b.input.Accepts(ct):
+		if b.input.Patch != nil {
+			// RFC 5789, section 2.2: the patch formats the resource takes.
+			fc.Set("Accept-Patch", MediaMergePatch)
+		}
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be sent with a Content-Type of "+strings.Join(b.input.MediaTypes, ", ")+".")
 	case !utf8Charset(params):
 		return bad, problem.New(http.StatusUnsupportedMediaType, "The request body must be UTF-8: send charset=utf-8 or no charset.")
@@ -82,8 +86,8 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 	if err != nil {
 		return bad, err
 	}
-	if ct == MediaJSON {
-		return b.bindJSON(rb.checker, body, dst, bad)
+	if ct == MediaJSON || ct == MediaMergePatch {
+		return b.bindJSON(rb.checker, ct, body, dst, bad)
 	}
 	args := fasthttp.AcquireArgs()
 	defer fasthttp.ReleaseArgs(args)
@@ -150,15 +154,17 @@ func (b *bodyBinding) bindMultipart(rb *binding, fc *fiber.Ctx, dst reflect.Valu
 // read (see openapi.Checker.CheckJSON), so null, absence and every
 // documented rule are seen as the client sent them, and a value of the
 // wrong shape is refused without being decoded; only a body that passed
-// is decoded into the Go type.
-func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst reflect.Value, bad []openapi.Violation) ([]openapi.Violation, error) {
+// is decoded into the Go type. A merge patch (media type MediaMergePatch)
+// is checked against the patch's schema and kept as its members, to be
+// applied by the handler (see MergePatch.Apply).
+func (b *bodyBinding) bindJSON(checker *openapi.Checker, ct string, body []byte, dst reflect.Value, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bad, problem.New(http.StatusBadRequest, "The request body is required.")
 	}
 	if checker != nil {
 		n := len(bad)
 		var err error
-		if bad, err = checker.CheckJSON(b.schemas[MediaJSON], body, bad); err != nil {
+		if bad, err = checker.CheckJSON(b.schemas[ct], body, bad); err != nil {
 			return bad, jsonProblem(err)
 		}
 		if err := malformedProblem(bad[n:]); err != nil {
@@ -167,6 +173,9 @@ func (b *bodyBinding) bindJSON(checker *openapi.Checker, body []byte, dst reflec
 		if len(bad) > n {
 			return bad, nil // a 422 whatever the Go value would be
 		}
+	}
+	if ct == MediaMergePatch {
+		return bad, setPatch(dst, body, patchChecker{checker: checker, target: b.input.Target})
 	}
 	if err := jsonv2.Unmarshal(body, dst.Addr().Interface(), jsonv2.RejectUnknownMembers(true)); err != nil {
 		return bad, jsonProblem(err)

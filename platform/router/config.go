@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/paging"
 )
 
@@ -163,6 +164,17 @@ type Config struct {
 	//
 	// Optional. Default: 10s
 	RequestTimeout time.Duration
+	// Idempotency keeps the answers of routes declared Idempotent, so
+	// that a retry with the same Idempotency-Key gets the first answer. It
+	// is required as soon as one route declares Idempotent.
+	//
+	// Optional. Default: nil
+	Idempotency idempotency.Store
+	// IdempotencyTTL is how long an Idempotency-Key and its answer are
+	// kept.
+	//
+	// Optional. Default: 24h
+	IdempotencyTTL time.Duration
 	// RetryAfter is the Retry-After of a 503 answer: a request that ran out
 	// of time or met an outage of a dependency.
 	//
@@ -234,6 +246,7 @@ const (
 	defaultHealthTimeout  = 2 * time.Second
 	defaultRequestTimeout = 10 * time.Second
 	defaultRetryAfter     = 5 * time.Second
+	defaultIdempotencyTTL = 24 * time.Hour
 	defaultReadTimeout    = 60 * time.Second
 	defaultWriteTimeout   = 60 * time.Second
 	defaultReadBufferSize = 8192
@@ -280,6 +293,9 @@ func configDefault(cfg Config) Config {
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = defaultRequestTimeout
+	}
+	if cfg.IdempotencyTTL <= 0 {
+		cfg.IdempotencyTTL = defaultIdempotencyTTL
 	}
 	if cfg.RetryAfter < time.Second {
 		cfg.RetryAfter = defaultRetryAfter

@@ -21,6 +21,9 @@ const (
 	MediaForm = openapi.MediaForm
 	// MediaMultipart is a multipart form body, the one that carries files.
 	MediaMultipart = openapi.MediaMultipart
+	// MediaMergePatch is a JSON merge patch (RFC 7396), the media type of
+	// a MergePatch body.
+	MediaMergePatch = openapi.MediaMergePatch
 )
 
 // options are what a route's Go types cannot say.
@@ -29,6 +32,7 @@ type options struct {
 	auth, optionalAuth                     bool
 	deprecation                            *openapi.Deprecation
 	ifMatch                                openapi.IfMatch
+	idempotent                             bool
 	roles                                  []string
 	status                                 int
 	errors                                 []*problem.Error
@@ -104,6 +108,7 @@ func Errors(errs ...*problem.Error) Option {
 
 // BodyContentType sets the media types the body is accepted as: MediaJSON
 // (the default), MediaForm or MediaMultipart. Others are answered with 415.
+// A MergePatch body is always MediaMergePatch.
 func BodyContentType(types ...string) Option {
 	return func(o *options) { o.contentTypes = append(o.contentTypes, types...) }
 }

@@ -80,6 +80,16 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if (o.auth || o.optionalAuth) && len(r.cfg.JWTSecret) == 0 {
 		return nil, routeBinding{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
 	}
+	var idem *idempotent
+	if o.idempotent {
+		if method != http.MethodPost && method != http.MethodPatch {
+			return nil, routeBinding{}, fmt.Errorf("route is Idempotent, which only POST and PATCH need")
+		}
+		if r.cfg.Idempotency == nil {
+			return nil, routeBinding{}, fmt.Errorf("route is Idempotent but Config.Idempotency is nil")
+		}
+		idem = newIdempotent(r, method, fullPath)
+	}
 	outType := reflect.TypeFor[Out]()
 	if outType == reflect.TypeFor[NoContent]() {
 		if o.status == http.StatusOK {
@@ -107,6 +117,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		OptionalAuth:     o.optionalAuth,
 		Roles:            o.roles,
 		IfMatch:          o.ifMatch,
+		Idempotent:       o.idempotent,
 		BodyLimit:        int64(o.bodyLimit),
 		MaxBodyLimit:     int64(r.cfg.BodyLimit),
 	}
@@ -126,6 +137,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		errs = append(errs, errPreconditionFailed, errPreconditionRequired)
 	case openapi.IfMatchOptional:
 		errs = append(errs, errPreconditionFailed)
+	}
+	if o.idempotent {
+		errs = append(errs, errIdempotencyInUse, errIdempotencyReused)
 	}
 	// Every route runs under the request deadline and the outage
 	// detectors, so any of them may answer either 503.
@@ -207,32 +221,42 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if err := bind.bind(fc, reflect.ValueOf(in).Elem(), pg); err != nil {
 			return err
 		}
-		out, err := h(c, in)
-		if err != nil {
-			return err
+		if idem != nil && len(fc.Request().Header.Peek(HeaderIdempotencyKey)) > 0 {
+			return idem.run(fc, c, in, func() error { return answer(fc, c, in, h, status, noBody, get) })
 		}
-		if noBody || out == nil {
-			return fc.SendStatus(status)
-		}
-		notModified, err := tagAnswer(fc, any(out), get)
-		if err != nil {
-			return err
-		}
-		if notModified {
-			return fc.SendStatus(http.StatusNotModified)
-		}
-		p, paged := any(out).(paging.Linked)
-		if paged {
-			setLinks(fc, p.Links())
-		}
-		fc.Status(status)
-		if err := fc.JSON(out); err != nil || !paged || !get {
-			return err
-		}
-		tagPage(fc)
-		return nil
+		return answer(fc, c, in, h, status, noBody, get)
 	}
 	return handler, routeBinding{op: op, binding: bind}, nil
+}
+
+// answer runs the handler h on the bound input and writes its answer with
+// the route's success status: no body, a 304 to a matching If-None-Match,
+// or the output as JSON with its ETag and paging links.
+func answer[In, Out any](fc *fiber.Ctx, c *Ctx, in *In, h Handler[In, Out], status int, noBody, get bool) error {
+	out, err := h(c, in)
+	if err != nil {
+		return err
+	}
+	if noBody || out == nil {
+		return fc.SendStatus(status)
+	}
+	notModified, err := tagAnswer(fc, any(out), get)
+	if err != nil {
+		return err
+	}
+	if notModified {
+		return fc.SendStatus(http.StatusNotModified)
+	}
+	p, paged := any(out).(paging.Linked)
+	if paged {
+		setLinks(fc, p.Links())
+	}
+	fc.Status(status)
+	if err := fc.JSON(out); err != nil || !paged || !get {
+		return err
+	}
+	tagPage(fc)
+	return nil
 }
 
 // routeBinding is a route's binding with the operation the document

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -149,19 +150,7 @@ func TestConcurrentConditionalPutsFromTwoInstances(t *testing.T) {
 	}
 	t.Parallel()
 	dsn := pgtest.NewDatabase(t)
-	bin := buildAPI(t)
-	bases := make([]string, 2)
-	for i := range bases {
-		port := freePort(t)
-		p := startAPI(t, bin, map[string]string{
-			"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn,
-			"JWT_SECRET":  "integration-test-secret-of-32-bytes-or-more",
-			"ADMIN_EMAIL": "admin@example.com", "ADMIN_PASSWORD": "two-instances-admin-1",
-			"AUTH_RATE_LIMIT": "0", "MIGRATE_ON_START": "true",
-		})
-		p.waitHealthy(t, port)
-		bases[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
-	}
+	bases := startInstances(t, 2, dsn, map[string]string{"ADMIN_EMAIL": "admin@example.com", "ADMIN_PASSWORD": "two-instances-admin-1"})
 	token := decodeToken(t, call(t, bases[0], http.MethodPost, "/api/auth/login", "", nil, `{"username":"admin@example.com","password":"two-instances-admin-1"}`))
 	created := call(t, bases[0], http.MethodPost, "/api/users", "", nil, `{"email":"raced@example.com","name":"Raced","password":"raced-password-1"}`)
 	var user struct {
@@ -180,6 +169,27 @@ func TestConcurrentConditionalPutsFromTwoInstances(t *testing.T) {
 			t.Fatalf("round %d: statuses %v, want one 200 and one 412", round, statuses)
 		}
 	}
+}
+
+// startInstances starts n processes of the built binary on the
+// PostgreSQL database dsn, with the auth rate limit off and the extra
+// settings, and returns their base URLs once each is healthy.
+func startInstances(t *testing.T, n int, dsn string, extra map[string]string) []string {
+	t.Helper()
+	bin := buildAPI(t)
+	bases := make([]string, n)
+	for i := range bases {
+		port := freePort(t)
+		env := map[string]string{
+			"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn,
+			"JWT_SECRET":      "integration-test-secret-of-32-bytes-or-more",
+			"AUTH_RATE_LIMIT": "0", "MIGRATE_ON_START": "true",
+		}
+		maps.Copy(env, extra)
+		startAPI(t, bin, env).waitHealthy(t, port)
+		bases[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
+	}
+	return bases
 }
 
 // call sends one request to a listening service and reads its answer; a

@@ -153,6 +153,27 @@ func (e UpdateUserRequestRole) Valid() bool {
 	}
 }
 
+// Defines values for UpdateUserRequestPatchRole.
+const (
+	UpdateUserRequestPatchRoleAdmin  UpdateUserRequestPatchRole = "admin"
+	UpdateUserRequestPatchRoleGuest  UpdateUserRequestPatchRole = "guest"
+	UpdateUserRequestPatchRoleMember UpdateUserRequestPatchRole = "member"
+)
+
+// Valid indicates whether the value is a known member of the UpdateUserRequestPatchRole enum.
+func (e UpdateUserRequestPatchRole) Valid() bool {
+	switch e {
+	case UpdateUserRequestPatchRoleAdmin:
+		return true
+	case UpdateUserRequestPatchRoleGuest:
+		return true
+	case UpdateUserRequestPatchRoleMember:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UserRole.
 const (
 	UserRoleAdmin  UserRole = "admin"
@@ -440,6 +461,34 @@ type UpdateUserRequest struct {
 // Example: member
 type UpdateUserRequestRole string
 
+// UpdateUserRequestPatch A JSON merge patch (RFC 7396) of UpdateUserRequest: members left out stay as they are, null removes a nullable member, and the result must be a valid UpdateUserRequest.
+type UpdateUserRequestPatch struct {
+	// Active Whether the user may log in
+	//
+	// Example: true
+	Active *bool `json:"active,omitempty"`
+
+	// Email Email address, unique regardless of case and Unicode width; a local part mixing scripts is refused
+	//
+	// Example: ada@example.com
+	Email *openapi_types.Email `json:"email,omitempty"`
+
+	// Name Display name
+	//
+	// Example: Ada Lovelace
+	Name *string `json:"name,omitempty"`
+
+	// Role Role of the user
+	//
+	// Example: member
+	Role *UpdateUserRequestPatchRole `json:"role,omitempty"`
+}
+
+// UpdateUserRequestPatchRole Role of the user
+//
+// Example: member
+type UpdateUserRequestPatchRole string
+
 // User defines model for User.
 type User struct {
 	// Active Whether the user may log in
@@ -588,6 +637,12 @@ type ListUsersParams struct {
 // ListUsersParamsRole defines parameters for ListUsers.
 type ListUsersParamsRole string
 
+// CreateUserParams defines parameters for CreateUser.
+type CreateUserParams struct {
+	// IdempotencyKey A key unique to this request (a UUID, say), so that it can be retried safely (draft-ietf-httpapi-idempotency-key-header): a retry with the same key and the same request gets the first answer again, with Idempotent-Replayed: true, and does nothing twice; the same key with another request is a 422, and a retry while the first is still running a 409. Successful answers are kept for the configured time (24 hours by default); a failed request can be retried with its key. Printable ASCII, sent bare or as a structured-field string in double quotes.
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
 // GetMeParams defines parameters for GetMe.
 type GetMeParams struct {
 	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
@@ -604,6 +659,12 @@ type DeleteUserParams struct {
 type GetUserParams struct {
 	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
 	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+}
+
+// PatchUserParams defines parameters for PatchUser.
+type PatchUserParams struct {
+	// IfMatch Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any
+	IfMatch *string `json:"If-Match,omitempty"`
 }
 
 // UpdateUserParams defines parameters for UpdateUser.
@@ -632,6 +693,9 @@ type CreateUserJSONRequestBody = CreateUserRequest
 
 // ChangePasswordJSONRequestBody defines body for ChangePassword for application/json ContentType.
 type ChangePasswordJSONRequestBody = PasswordChange
+
+// PatchUserApplicationMergePatchPlusJSONRequestBody defines body for PatchUser for application/merge-patch+json ContentType.
+type PatchUserApplicationMergePatchPlusJSONRequestBody = UpdateUserRequestPatch
 
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
@@ -803,7 +867,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/users (the `CreateUser` operationId).
-	CreateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateUserWithBody(ctx context.Context, params *CreateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateUser Sign up
 	//
@@ -812,7 +876,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/users (the `CreateUser` operationId).
-	CreateUser(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateUser(ctx context.Context, params *CreateUserParams, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMe Get the caller
 	//
@@ -852,6 +916,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 	GetUser(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchUserWithBody Change part of a user
+	//
+	// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+	PatchUserWithBody(ctx context.Context, id int64, params *PatchUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchUserWithApplicationMergePatchPlusJSONBody Change part of a user
+	//
+	// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+	//
+	// Takes a body of the `application/merge-patch+json` content type.
+	//
+	// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+	PatchUserWithApplicationMergePatchPlusJSONBody(ctx context.Context, id int64, params *PatchUserParams, body PatchUserApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateUserWithBody Update a user
 	//
@@ -1086,8 +1168,8 @@ func (c *Client) ListUsers(ctx context.Context, params *ListUsersParams, reqEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/users (the `CreateUser` operationId).
-func (c *Client) CreateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateUserRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateUserWithBody(ctx context.Context, params *CreateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateUserRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1105,8 +1187,8 @@ func (c *Client) CreateUserWithBody(ctx context.Context, contentType string, bod
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/users (the `CreateUser` operationId).
-func (c *Client) CreateUser(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateUserRequest(c.Server, body)
+func (c *Client) CreateUser(ctx context.Context, params *CreateUserParams, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateUserRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1196,6 +1278,44 @@ func (c *Client) DeleteUser(ctx context.Context, id int64, params *DeleteUserPar
 // Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 func (c *Client) GetUser(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetUserRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchUserWithBody Change part of a user
+//
+// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+func (c *Client) PatchUserWithBody(ctx context.Context, id int64, params *PatchUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchUserRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchUserWithApplicationMergePatchPlusJSONBody Change part of a user
+//
+// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+//
+// Takes a body of the `application/merge-patch+json` content type.
+//
+// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+func (c *Client) PatchUserWithApplicationMergePatchPlusJSONBody(ctx context.Context, id int64, params *PatchUserParams, body PatchUserApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchUserRequestWithApplicationMergePatchPlusJSONBody(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1594,18 +1714,18 @@ func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request,
 }
 
 // NewCreateUserRequest calls the generic CreateUser builder with application/json body
-func NewCreateUserRequest(server string, body CreateUserJSONRequestBody) (*http.Request, error) {
+func NewCreateUserRequest(server string, params *CreateUserParams, body CreateUserJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateUserRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateUserRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateUserRequestWithBody constructs an http.Request for the CreateUser method, with any body, and a specified content type
-func NewCreateUserRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateUserRequestWithBody(server string, params *CreateUserParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1629,6 +1749,21 @@ func NewCreateUserRequestWithBody(server string, contentType string, body io.Rea
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -1806,6 +1941,68 @@ func NewGetUserRequest(server string, id int64, params *GetUserParams) (*http.Re
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewPatchUserRequestWithApplicationMergePatchPlusJSONBody calls the generic PatchUser builder with application/merge-patch+json body
+func NewPatchUserRequestWithApplicationMergePatchPlusJSONBody(server string, id int64, params *PatchUserParams, body PatchUserApplicationMergePatchPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchUserRequestWithBody(server, id, params, "application/merge-patch+json", bodyReader)
+}
+
+// NewPatchUserRequestWithBody constructs an http.Request for the PatchUser method, with any body, and a specified content type
+func NewPatchUserRequestWithBody(server string, id int64, params *PatchUserParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/users/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
 		}
 
 	}
@@ -2097,7 +2294,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/users (the `CreateUser` operationId).
-	CreateUserWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateUserResponse, error)
+	CreateUserWithBodyWithResponse(ctx context.Context, params *CreateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateUserResponse, error)
 
 	// CreateUserWithResponse Sign up
 	//
@@ -2106,7 +2303,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/users (the `CreateUser` operationId).
-	CreateUserWithResponse(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateUserResponse, error)
+	CreateUserWithResponse(ctx context.Context, params *CreateUserParams, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateUserResponse, error)
 
 	// GetMeWithResponse Get the caller
 	//
@@ -2152,6 +2349,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/users/{id} (the `GetUser` operationId).
 	GetUserWithResponse(ctx context.Context, id int64, params *GetUserParams, reqEditors ...RequestEditorFn) (*GetUserResponse, error)
+
+	// PatchUserWithBodyWithResponse Change part of a user
+	//
+	// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+	PatchUserWithBodyWithResponse(ctx context.Context, id int64, params *PatchUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchUserResponse, error)
+
+	// PatchUserWithApplicationMergePatchPlusJSONBodyWithResponse Change part of a user
+	//
+	// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+	//
+	// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+	PatchUserWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, id int64, params *PatchUserParams, body PatchUserApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchUserResponse, error)
 
 	// UpdateUserWithBodyWithResponse Update a user
 	//
@@ -2714,7 +2929,8 @@ func (r ListUsersResponse) ContentType() string {
 
 // CreateUserResponse201Headers the declared response headers of an HTTP 201 response for CreateUser
 type CreateUserResponse201Headers struct {
-	ETag *string
+	ETag               *string
+	IdempotentReplayed *bool
 }
 
 // CreateUserResponse429Headers the declared response headers of an HTTP 429 response for CreateUser
@@ -3277,6 +3493,152 @@ func (r GetUserResponse) ContentType() string {
 	return ""
 }
 
+// PatchUserResponse200Headers the declared response headers of an HTTP 200 response for PatchUser
+type PatchUserResponse200Headers struct {
+	ETag *string
+}
+
+// PatchUserResponse412Headers the declared response headers of an HTTP 412 response for PatchUser
+type PatchUserResponse412Headers struct {
+	ETag *string
+}
+
+// PatchUserResponse503Headers the declared response headers of an HTTP 503 response for PatchUser
+type PatchUserResponse503Headers struct {
+	RetryAfter *int
+}
+
+type PatchUserResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PatchUserResponse200Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *PatchUserResponse412Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PatchUserResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchUserResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON431() *Problem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchUserResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchUserResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchUserResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchUserResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // UpdateUserResponse200Headers the declared response headers of an HTTP 200 response for UpdateUser
 type UpdateUserResponse200Headers struct {
 	ETag *string
@@ -3787,8 +4149,8 @@ func (c *ClientWithResponses) ListUsersWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/users (the `CreateUser` operationId).
-func (c *ClientWithResponses) CreateUserWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateUserResponse, error) {
-	rsp, err := c.CreateUserWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateUserWithBodyWithResponse(ctx context.Context, params *CreateUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateUserResponse, error) {
+	rsp, err := c.CreateUserWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3802,8 +4164,8 @@ func (c *ClientWithResponses) CreateUserWithBodyWithResponse(ctx context.Context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/users (the `CreateUser` operationId).
-func (c *ClientWithResponses) CreateUserWithResponse(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateUserResponse, error) {
-	rsp, err := c.CreateUser(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateUserWithResponse(ctx context.Context, params *CreateUserParams, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateUserResponse, error) {
+	rsp, err := c.CreateUser(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3883,6 +4245,36 @@ func (c *ClientWithResponses) GetUserWithResponse(ctx context.Context, id int64,
 		return nil, err
 	}
 	return ParseGetUserResponse(rsp)
+}
+
+// PatchUserWithBodyWithResponse Change part of a user
+//
+// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+func (c *ClientWithResponses) PatchUserWithBodyWithResponse(ctx context.Context, id int64, params *PatchUserParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchUserResponse, error) {
+	rsp, err := c.PatchUserWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchUserResponse(rsp)
+}
+
+// PatchUserWithApplicationMergePatchPlusJSONBodyWithResponse Change part of a user
+//
+// Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+//
+// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /api/users/{id} (the `PatchUser` operationId).
+func (c *ClientWithResponses) PatchUserWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, id int64, params *PatchUserParams, body PatchUserApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchUserResponse, error) {
+	rsp, err := c.PatchUserWithApplicationMergePatchPlusJSONBody(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchUserResponse(rsp)
 }
 
 // UpdateUserWithBodyWithResponse Update a user
@@ -4598,6 +4990,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value bool
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateUserResponse429Headers
@@ -5046,6 +5445,149 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePatchUserResponse parses an HTTP response from a PatchUserWithResponse call
+func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchUserResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PatchUserResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 412:
+		var headers PatchUserResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
+	case rsp.StatusCode == 503:
+		var headers PatchUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -40,7 +40,7 @@ func TestListUsersAllWalksEveryPage(t *testing.T) {
 	want := map[string]bool{}
 	for i := range users {
 		email := fmt.Sprintf("go-walker%02d@example.com", i)
-		r, err := c.CreateUserWithResponse(ctx, apiclient.CreateUserRequest{
+		r, err := c.CreateUserWithResponse(ctx, nil, apiclient.CreateUserRequest{
 			Email: openapi_types.Email(email), Name: "Walker " + strconv.Itoa(i), Password: "walker-password-" + strconv.Itoa(i)})
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +111,7 @@ func TestSignUpLogInRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	const email = "generated@example.com"
-	created, err := c.CreateUserWithResponse(ctx, apiclient.CreateUserRequest{
+	created, err := c.CreateUserWithResponse(ctx, nil, apiclient.CreateUserRequest{
 		Email: openapi_types.Email(email), Name: "Generated Client", Password: "generated-client-pass"})
 	if err != nil {
 		t.Fatal(err)

@@ -129,7 +129,11 @@ export interface paths {
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change part of a user
+         * @description Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
+         */
+        patch: operations["patchUser"];
         trace?: never;
     };
     "/api/users/me": {
@@ -361,6 +365,8 @@ export interface components {
          *     - `email_taken` (409): Email already taken
          *     - `forbidden` (403): Forbidden
          *     - `headers_too_large` (431): Request headers too large
+         *     - `idempotency_key_in_use` (409): Idempotency key in use
+         *     - `idempotency_key_reused` (422): Idempotency key reused
          *     - `invalid_credentials` (401): Invalid credentials
          *     - `invalid_grant` (401): Invalid grant
          *     - `last_admin` (409): Last active admin
@@ -375,7 +381,7 @@ export interface components {
          *     - `user_not_found` (404): User not found
          * @enum {string}
          */
-        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
+        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
         RefreshRequest: {
             /**
              * @description OAuth2 grant type: refresh_token, the only one accepted here
@@ -443,6 +449,31 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "member" | "guest";
+        };
+        /** @description A JSON merge patch (RFC 7396) of UpdateUserRequest: members left out stay as they are, null removes a nullable member, and the result must be a valid UpdateUserRequest. */
+        UpdateUserRequestPatch: {
+            /**
+             * @description Whether the user may log in
+             * @example true
+             */
+            active?: boolean;
+            /**
+             * Format: email
+             * @description Email address, unique regardless of case and Unicode width; a local part mixing scripts is refused
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * @description Display name
+             * @example Ada Lovelace
+             */
+            name?: string;
+            /**
+             * @description Role of the user
+             * @example member
+             * @enum {string}
+             */
+            role?: "admin" | "member" | "guest";
         };
         User: {
             /**
@@ -1348,7 +1379,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A key unique to this request (a UUID, say), so that it can be retried safely (draft-ietf-httpapi-idempotency-key-header): a retry with the same key and the same request gets the first answer again, with Idempotent-Replayed: true, and does nothing twice; the same key with another request is a 422, and a retry while the first is still running a 409. Successful answers are kept for the configured time (24 hours by default); a failed request can be retried with its key. Printable ASCII, sent bare or as a structured-field string in double quotes. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1363,6 +1397,8 @@ export interface operations {
                 headers: {
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    /** @description true when the answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: boolean;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1422,7 +1458,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Email already taken */
+            /** @description Email already taken / Idempotency key in use */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1474,7 +1510,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unprocessable Entity: validation failed */
+            /** @description Idempotency key reused */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,10 +1518,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "validation failed",
+                     *       "code": "idempotency_key_reused",
+                     *       "detail": "Idempotency key reused",
                      *       "status": 422,
-                     *       "title": "Unprocessable Entity",
-                     *       "type": "about:blank"
+                     *       "title": "Idempotency key reused",
+                     *       "type": "urn:problem-type:idempotency_key_reused"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2110,6 +2147,253 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition failed",
                      *       "type": "urn:problem-type:precondition_failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tag (ETag) of the representation the client read: the write happens only if it is still the current one, else 412; * for any */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description User id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["UpdateUserRequestPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad Request: malformed input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed input",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "detail": "Forbidden",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:problem-type:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description User not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "user_not_found",
+                     *       "detail": "User not found",
+                     *       "status": 404,
+                     *       "title": "User not found",
+                     *       "type": "urn:problem-type:user_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Email already taken / Last active admin */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "email_taken",
+                     *       "detail": "Email already taken",
+                     *       "status": 409,
+                     *       "title": "Email already taken",
+                     *       "type": "urn:problem-type:email_taken"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed */
+            412: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "precondition_failed",
+                     *       "detail": "Precondition failed",
+                     *       "status": 412,
+                     *       "title": "Precondition failed",
+                     *       "type": "urn:problem-type:precondition_failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the body is over the route's size limit (x-body-limit of the request body)",
+                     *       "status": 413,
+                     *       "title": "Request Entity Too Large",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings)",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity: validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation failed",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "about:blank"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -1,0 +1,26 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/platform/database"
+)
+
+// idempotencySweepEvery is how often expired Idempotency-Keys are deleted.
+const idempotencySweepEvery = time.Minute
+
+// idempotencyKeys is the store of the idempotent routes' answers when the
+// router's Config leaves it unset: the keys in db, shared by every
+// instance, swept every minute until ctx is done or db is closed.
+func idempotencyKeys(ctx context.Context, db *bun.DB, logger *slog.Logger) *database.IdempotencyKeys {
+	keys := database.NewIdempotencyKeys(db)
+	go every(ctx, idempotencySweepEvery, "sweep idempotency keys", logger, func(ctx context.Context, now time.Time) error {
+		_, err := keys.Sweep(ctx, now)
+		return err
+	})
+	return keys
+}

@@ -1,0 +1,226 @@
+package router
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/idempotency"
+	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// HeaderIdempotencyKey is the request header an idempotent route reads,
+// and HeaderIdempotentReplayed the answer header of a replay.
+const (
+	HeaderIdempotencyKey     = "Idempotency-Key"
+	HeaderIdempotentReplayed = "Idempotent-Replayed"
+)
+
+// The problems of idempotent routes; routes with Idempotent declare them.
+var (
+	errIdempotencyInUse  = problem.Declare(http.StatusConflict, "idempotency_key_in_use", "Idempotency key in use")
+	errIdempotencyReused = problem.Declare(http.StatusUnprocessableEntity, "idempotency_key_reused", "Idempotency key reused")
+)
+
+// Idempotent makes the route safe to retry with an Idempotency-Key header
+// (draft-ietf-httpapi-idempotency-key-header), as a create should be: the
+// first request with a key runs, and its successful answer (status, the
+// headers in replayedHeaders, body) is kept in Config.Idempotency for
+// Config.IdempotencyTTL with a digest of the request; a retry with the same
+// key and request gets that answer with Idempotent-Replayed: true and runs
+// nothing. The same key with another request is a 422, and a retry while
+// the first still runs a 409. Keys belong to the caller (its token's
+// subject, or anonymous) and the route. A failed request (an error, not a
+// 2xx) keeps nothing: its retry runs again. Requests without the header run
+// as usual. The document lists the header and both problems.
+func Idempotent() Option { return func(o *options) { o.idempotent = true } }
+
+// replayedHeaders are the headers of an answer kept with it.
+var replayedHeaders = []string{
+	fiber.HeaderContentType, fiber.HeaderLocation, fiber.HeaderContentLocation,
+	fiber.HeaderETag, fiber.HeaderLastModified, fiber.HeaderLink,
+}
+
+// idempotent is the Idempotency-Key handling of one route.
+type idempotent struct {
+	store idempotency.Store
+	// route names the route in the key's ID: "POST /api/users".
+	route string
+	ttl   time.Duration
+	// lease is how long a claimant may run: the request deadline, and a
+	// margin for writing the answer.
+	lease  time.Duration
+	logger *slog.Logger
+}
+
+func newIdempotent(r *Router, method, path string) *idempotent {
+	return &idempotent{
+		store:  r.cfg.Idempotency,
+		route:  method + " " + path,
+		ttl:    r.cfg.IdempotencyTTL,
+		lease:  r.cfg.RequestTimeout + 5*time.Second,
+		logger: r.cfg.Logger,
+	}
+}
+
+// run answers a request that carries an Idempotency-Key: it claims the key
+// for the caller and the request in, and runs answer, keeping a 2xx it
+// writes; or replays the kept answer; or refuses a key in use (409) or
+// reused for another request (422).
+func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) error {
+	key, err := parseIdempotencyKey(string(fc.Request().Header.Peek(HeaderIdempotencyKey)))
+	if err != nil {
+		return err
+	}
+	caller := ""
+	if c.claims != nil {
+		caller = c.claims.Subject
+	}
+	claim := idempotency.Claim{
+		ID:          digest(caller, s.route, key),
+		Fingerprint: fingerprint(in, fc),
+		Now:         time.Now(),
+		Lease:       s.lease,
+		TTL:         s.ttl,
+	}
+	rec, claimed, err := s.store.Claim(c.Context(), claim)
+	switch {
+	case err != nil:
+		s.logger.ErrorContext(c.Context(), "claim an idempotency key", "route", s.route, "err", err)
+		return errUnavailable.WithDetail("The Idempotency-Key could not be checked; retry with the same key.")
+	case !claimed && rec.Fingerprint != claim.Fingerprint:
+		return errIdempotencyReused.WithDetail("This Idempotency-Key was used for another request; send a new key with a new request.")
+	case !claimed && !rec.Done:
+		fc.Set(fiber.HeaderRetryAfter, "1")
+		return errIdempotencyInUse.WithDetail("A request with this Idempotency-Key is still running; retry when it is done.")
+	case !claimed:
+		return replay(fc, rec)
+	}
+	completed := false
+	defer func() {
+		// An error or a panic: the key is released for a retry.
+		if !completed {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Context()), 5*time.Second)
+			defer cancel()
+			if err := s.store.Release(ctx, claim.ID); err != nil {
+				s.logger.ErrorContext(ctx, "release an idempotency key", "route", s.route, "err", err)
+			}
+		}
+	}()
+	if err := answer(); err != nil {
+		return err
+	}
+	res := fc.Response()
+	if res.StatusCode() < 200 || res.StatusCode() > 299 {
+		return nil
+	}
+	kept := idempotency.Record{Status: res.StatusCode(), Body: append([]byte(nil), res.Body()...)}
+	header := map[string]string{}
+	for _, name := range replayedHeaders {
+		if v := res.Header.Peek(name); len(v) > 0 {
+			header[name] = string(v)
+		}
+	}
+	kept.Header, _ = json.Marshal(header)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Context()), 5*time.Second)
+	defer cancel()
+	if err := s.store.Complete(ctx, claim.ID, kept); err != nil {
+		// The answer stands; the key stays claimed until its lease ends,
+		// when a retry runs again.
+		s.logger.ErrorContext(ctx, "keep an idempotent answer", "route", s.route, "err", err)
+		return nil
+	}
+	completed = true
+	return nil
+}
+
+// replay writes a kept answer.
+func replay(fc *fiber.Ctx, rec idempotency.Record) error {
+	var header map[string]string
+	if len(rec.Header) > 0 {
+		if err := json.Unmarshal(rec.Header, &header); err != nil {
+			return err
+		}
+	}
+	for name, v := range header {
+		fc.Set(name, v)
+	}
+	fc.Set(HeaderIdempotentReplayed, "true")
+	fc.Status(rec.Status)
+	return fc.Send(rec.Body)
+}
+
+// parseIdempotencyKey reads the header's value: printable ASCII, 1 to
+// openapi.IdempotencyKeyMax characters, bare or as a structured-field
+// string (RFC 8941: in double quotes, \" and \\ escaped).
+func parseIdempotencyKey(v string) (string, error) {
+	bad := func(why string) error {
+		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, why)
+	}
+	if len(v) > openapi.IdempotencyKeyMax {
+		return "", bad("must have at most " + strconv.Itoa(openapi.IdempotencyKeyMax) + " characters")
+	}
+	for i := range len(v) {
+		if v[i] < 0x20 || v[i] > 0x7e {
+			return "", bad("must be printable ASCII")
+		}
+	}
+	if strings.HasPrefix(v, `"`) {
+		var b strings.Builder
+		rest := v[1:]
+		for {
+			i := strings.IndexAny(rest, `"\`)
+			if i < 0 {
+				return "", bad("must end its string with a double quote")
+			}
+			b.WriteString(rest[:i])
+			if rest[i] == '"' {
+				if i != len(rest)-1 {
+					return "", bad("must be one string")
+				}
+				break
+			}
+			if i+1 >= len(rest) || (rest[i+1] != '"' && rest[i+1] != '\\') {
+				return "", bad(`must escape only " and \ in a string`)
+			}
+			b.WriteByte(rest[i+1])
+			rest = rest[i+2:]
+		}
+		v = b.String()
+	}
+	if strings.TrimSpace(v) == "" {
+		return "", bad("must not be empty")
+	}
+	return v, nil
+}
+
+// digest names a key of one caller on one route.
+func digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fingerprint digests a request: its bound input (path, query and body as
+// the handler sees them), or its raw body when the input cannot be written
+// as JSON.
+func fingerprint(in any, fc *fiber.Ctx) string {
+	b, err := json.Marshal(in)
+	if err != nil {
+		b = fc.Request().Body()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,210 @@
+package integration
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/idempotency"
+	"github.com/asapjs/fiber-template/tests/integration/pgtest"
+)
+
+func TestSignUpIsIdempotent(t *testing.T) {
+	forEachUserBackend(t, testSignUpIsIdempotent)
+}
+
+func testSignUpIsIdempotent(t *testing.T, newDSN func(*testing.T) string) {
+	a := newUserAPI(t, newDSN(t))
+	signUp := func(t *testing.T, key, email, token string) response {
+		t.Helper()
+		header := map[string]string{}
+		if key != "" {
+			header["Idempotency-Key"] = key
+		}
+		return a.send(t, req{method: http.MethodPost, path: "/api/users", token: token, header: header,
+			body: map[string]any{"email": email, "name": "Retry", "password": "retry-password-1"}})
+	}
+
+	t.Run("a retry gets the first answer and creates nothing", func(t *testing.T) {
+		first := signUp(t, "key-1", "retry@example.com", "")
+		first.wantUser(t, http.StatusCreated)
+		if first.header.Get("Idempotent-Replayed") != "" {
+			t.Errorf("the first answer says Idempotent-Replayed: %q", first.header.Get("Idempotent-Replayed"))
+		}
+		for _, key := range []string{"key-1", `"key-1"`} {
+			again := signUp(t, key, "retry@example.com", "")
+			again.wantUser(t, http.StatusCreated)
+			if !bytes.Equal(again.body, first.body) || again.header.Get("ETag") != first.header.Get("ETag") || again.header.Get("Idempotent-Replayed") != "true" {
+				t.Errorf("retry with %s: %s ETag %q replayed %q; want %s ETag %q replayed true", key, again.body,
+					again.header.Get("ETag"), again.header.Get("Idempotent-Replayed"), first.body, first.header.Get("ETag"))
+			}
+		}
+		wantRows(t, a.db, "retry@example.com", 1)
+	})
+
+	t.Run("the same key with another request is a 422 and creates nothing", func(t *testing.T) {
+		signUp(t, "key-1", "other@example.com", "").wantCode(t, http.StatusUnprocessableEntity, "idempotency_key_reused")
+		wantRows(t, a.db, "other@example.com", 0)
+	})
+
+	t.Run("keys belong to their caller", func(t *testing.T) {
+		signUp(t, "key-1", "admins@example.com", a.adminToken(t)).wantUser(t, http.StatusCreated)
+	})
+
+	t.Run("a failed request keeps nothing: its retry runs again", func(t *testing.T) {
+		signUp(t, "key-2", "retry@example.com", "").wantCode(t, http.StatusConflict, "email_taken")
+		signUp(t, "key-2", "retry@example.com", "").wantCode(t, http.StatusConflict, "email_taken")
+		signUp(t, "key-2", "fresh@example.com", "").wantUser(t, http.StatusCreated)
+	})
+
+	t.Run("a malformed key is a 400 naming the header", func(t *testing.T) {
+		for _, key := range []string{`"unterminated`, `"a" "b"`, string(bytes.Repeat([]byte("k"), 256)), "caf\u00e9"} {
+			signUp(t, key, "malformed@example.com", "").wantFields(t, http.StatusBadRequest, "Idempotency-Key")
+		}
+		wantRows(t, a.db, "malformed@example.com", 0)
+	})
+}
+
+// wantRows fails t unless email has n users.
+func wantRows(t *testing.T, db *bun.DB, email string, n int) {
+	t.Helper()
+	got, err := db.NewSelect().TableExpr("users").Where("email = ?", email).Count(t.Context())
+	if err != nil || int64(got) != int64(n) {
+		t.Fatalf("users with email %s: %d (%v), want %d", email, got, err, n)
+	}
+}
+
+func TestIdempotencyKeysStore(t *testing.T) {
+	t.Parallel()
+	for _, b := range userBackends() {
+		t.Run("on "+b.name, func(t *testing.T) {
+			t.Parallel()
+			db := openMigrated(t, b.dsn(t))
+			testIdempotencyKeysStore(t, database.NewIdempotencyKeys(db))
+		})
+	}
+}
+
+func testIdempotencyKeysStore(t *testing.T, keys *database.IdempotencyKeys) {
+	ctx := t.Context()
+	start := time.UnixMilli(1_800_000_000_000)
+	claim := func(id, fp string, at time.Duration) idempotency.Claim {
+		return idempotency.Claim{ID: id, Fingerprint: fp, Now: start.Add(at), Lease: 15 * time.Second, TTL: time.Hour}
+	}
+	steps := []struct {
+		name    string
+		do      func() (idempotency.Record, bool, error)
+		claimed bool
+		want    idempotency.Record
+	}{
+		{"a new key is claimed", func() (idempotency.Record, bool, error) { return keys.Claim(ctx, claim("a", "f1", 0)) },
+			true, idempotency.Record{Fingerprint: "f1"}},
+		{"while it runs, a claim sees it running", func() (idempotency.Record, bool, error) { return keys.Claim(ctx, claim("a", "f1", time.Second)) },
+			false, idempotency.Record{Fingerprint: "f1"}},
+		{"another request sees its fingerprint", func() (idempotency.Record, bool, error) { return keys.Claim(ctx, claim("a", "f2", time.Second)) },
+			false, idempotency.Record{Fingerprint: "f1"}},
+		{"once complete, a claim sees the answer", func() (idempotency.Record, bool, error) {
+			if err := keys.Complete(ctx, "a", idempotency.Record{Status: 201, Header: []byte(`{"ETag":"\"1\""}`), Body: []byte(`{"id":1}`)}); err != nil {
+				return idempotency.Record{}, false, err
+			}
+			return keys.Claim(ctx, claim("a", "f1", 2*time.Second))
+		}, false, idempotency.Record{Fingerprint: "f1", Done: true, Status: 201, Header: []byte(`{"ETag":"\"1\""}`), Body: []byte(`{"id":1}`)}},
+		{"a completed key outlives the lease", func() (idempotency.Record, bool, error) { return keys.Claim(ctx, claim("a", "f1", time.Minute)) },
+			false, idempotency.Record{Fingerprint: "f1", Done: true, Status: 201, Header: []byte(`{"ETag":"\"1\""}`), Body: []byte(`{"id":1}`)}},
+		{"an expired key is claimed anew, by any request", func() (idempotency.Record, bool, error) { return keys.Claim(ctx, claim("a", "f2", time.Hour)) },
+			true, idempotency.Record{Fingerprint: "f2"}},
+		{"a released key is claimed anew", func() (idempotency.Record, bool, error) {
+			if err := keys.Release(ctx, "a"); err != nil {
+				return idempotency.Record{}, false, err
+			}
+			return keys.Claim(ctx, claim("a", "f3", time.Hour))
+		}, true, idempotency.Record{Fingerprint: "f3"}},
+		{"a lapsed lease is not taken by another request", func() (idempotency.Record, bool, error) {
+			return keys.Claim(ctx, claim("a", "f4", time.Hour+time.Minute))
+		},
+			false, idempotency.Record{Fingerprint: "f3"}},
+		{"but by a retry of the same one", func() (idempotency.Record, bool, error) {
+			return keys.Claim(ctx, claim("a", "f3", time.Hour+time.Minute))
+		},
+			true, idempotency.Record{Fingerprint: "f3"}},
+	}
+	for _, s := range steps {
+		rec, claimed, err := s.do()
+		if err != nil || claimed != s.claimed || rec.Fingerprint != s.want.Fingerprint || rec.Done != s.want.Done ||
+			rec.Status != s.want.Status || !bytes.Equal(rec.Header, s.want.Header) || !bytes.Equal(rec.Body, s.want.Body) {
+			t.Fatalf("%s: %+v claimed %v err %v; want %+v claimed %v", s.name, rec, claimed, err, s.want, s.claimed)
+		}
+	}
+	if _, _, err := keys.Claim(ctx, claim("b", "f1", 0)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := keys.Sweep(ctx, start.Add(time.Hour)); err != nil || n != 1 {
+		t.Fatalf("Sweep at an hour: %d, %v; want the one key of that age", n, err)
+	}
+	if n, err := keys.Sweep(ctx, start.Add(3*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("Sweep later: %d, %v; want the other key", n, err)
+	}
+}
+
+// TestIdempotentSignUpFromTwoInstances retries sign-ups through two
+// processes of the built binary on one PostgreSQL, with its real bcrypt
+// cost, so that a request sent to both at once meets the other running.
+func TestIdempotentSignUpFromTwoInstances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs cmd/api twice; skipped with -short")
+	}
+	t.Parallel()
+	dsn := pgtest.NewDatabase(t)
+	bases := startInstances(t, 2, dsn, nil)
+	db := openMigrated(t, dsn)
+	body := func(email string) string {
+		return fmt.Sprintf(`{"email":%q,"name":"Twice","password":"twice-password-1"}`, email)
+	}
+
+	first := call(t, bases[0], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": "instances-1"}, body("one@example.com"))
+	first.wantStatus(t, http.StatusCreated)
+	again := call(t, bases[1], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": "instances-1"}, body("one@example.com"))
+	if again.status != http.StatusCreated || !bytes.Equal(again.body, first.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the retry on the other instance: %d %s replayed %q; want the first answer %s, replayed", again.status, again.body, again.header.Get("Idempotent-Replayed"), first.body)
+	}
+	wantRows(t, db, "one@example.com", 1)
+
+	for round := range 3 {
+		key, email := fmt.Sprintf("race-%d", round), fmt.Sprintf("race%d@example.com", round)
+		statuses := make([]int, 2)
+		var wg sync.WaitGroup
+		for i := range bases {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i] = call(t, bases[i], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": key}, body(email)).status
+			}()
+		}
+		wg.Wait()
+		if min(statuses[0], statuses[1]) != http.StatusCreated || max(statuses[0], statuses[1]) != http.StatusConflict {
+			t.Fatalf("round %d: statuses %v, want one 201 and one 409", round, statuses)
+		}
+		wantRows(t, db, email, 1)
+	}
+}
+
+// openMigrated opens the database at dsn, migrated, closed when t ends.
+func openMigrated(t *testing.T, dsn string) *bun.DB {
+	t.Helper()
+	db, err := database.Open(t.Context(), dsn)
+	if err != nil {
+		t.Fatalf("open database: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := migrations.Up(t.Context(), db); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return db
+}
