@@ -105,6 +105,10 @@ func (r Resource) Required() []Field {
 	return r.pick(func(f Field) bool { return !f.Optional })
 }
 
+// Optional lists the fields a body may leave out (and a merge patch
+// remove with null).
+func (r Resource) Optional() []Field { return r.pick(func(f Field) bool { return f.Optional }) }
+
 // Invalid are the fields some value of which is refused.
 func (r Resource) Invalid() []Field { return r.pick(func(f Field) bool { return f.Invalid() != "" }) }
 
@@ -181,7 +185,7 @@ func resource(root, name string, specs []string, opts resourceOptions, out io.Wr
 		}
 		fmt.Fprintln(out, "wrote", f.path)
 	}
-	fmt.Fprintf(out, "generated %s: GET/POST %s, GET/PUT/DELETE %s/:id; try it with go test -run '^Test%sResource$' ./tests/integration\n",
+	fmt.Fprintf(out, "generated %s: GET/POST %s, GET/PUT/PATCH/DELETE %s/:id; try it with go test -run '^Test%sResource$' ./tests/integration\n",
 		r.Name, r.Path(), r.Path(), r.Plural)
 	return nil
 }

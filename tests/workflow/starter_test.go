@@ -293,7 +293,7 @@ func checkOrdersSpec(t *testing.T, spec []byte) {
 		t.Fatalf("the spec has no /api/orders or /api/orders/{id}; paths %v", doc.Paths.InMatchingOrder())
 	}
 	ops := map[string]*openapi3.Operation{
-		"listOrders": list.Get, "createOrder": list.Post, "getOrder": one.Get, "updateOrder": one.Put, "deleteOrder": one.Delete,
+		"listOrders": list.Get, "createOrder": list.Post, "getOrder": one.Get, "updateOrder": one.Put, "patchOrder": one.Patch, "deleteOrder": one.Delete,
 	}
 	for id, op := range ops {
 		switch {
@@ -321,9 +321,21 @@ func checkOrdersSpec(t *testing.T, spec []byte) {
 	if p := params["status"]; p != nil && !sameValues(p.Schema.Value.Enum, "pending", "paid", "shipped") {
 		t.Errorf("status enum %v, want pending, paid, shipped", p.Schema.Value.Enum)
 	}
-	for _, op := range []*openapi3.Operation{one.Get, one.Put, one.Delete} {
-		if len(op.Parameters) != 1 || op.Parameters[0].Value.Name != "id" || op.Parameters[0].Value.In != "path" {
-			t.Errorf("%s does not take the path parameter id", op.OperationID)
+	// The path parameter id, and the header of each conditional or
+	// idempotent request.
+	for op, header := range map[*openapi3.Operation]string{
+		one.Get: "If-None-Match", one.Put: "If-Match", one.Patch: "If-Match", one.Delete: "If-Match", list.Post: "Idempotency-Key",
+	} {
+		var got []string
+		for _, p := range op.Parameters {
+			got = append(got, p.Value.In+" "+p.Value.Name)
+		}
+		want := []string{"path id", "header " + header}
+		if op == list.Post {
+			want = want[1:]
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s takes %v, want %v", op.OperationID, got, want)
 		}
 	}
 	for _, want := range []struct {
@@ -332,6 +344,8 @@ func checkOrdersSpec(t *testing.T, spec []byte) {
 	}{
 		{list.Get, 200}, {list.Post, 201}, {one.Get, 200}, {one.Get, 404}, {one.Put, 200}, {one.Put, 404},
 		{one.Delete, 204}, {one.Delete, 404}, {list.Post, 403}, {list.Get, 401},
+		{one.Get, 304}, {one.Put, 412}, {one.Patch, 200}, {one.Patch, 412}, {one.Patch, 422}, {one.Delete, 412},
+		{list.Post, 409}, {list.Post, 422},
 	} {
 		if want.op.Responses.Status(want.status) == nil {
 			t.Errorf("%s documents no %d answer", want.op.OperationID, want.status)
@@ -373,6 +387,20 @@ func checkOrdersSpec(t *testing.T, spec []byte) {
 		if s := body.Properties["channel"]; s != nil && !sameValues(s.Value.Enum, "web", "shop") {
 			t.Errorf("channel enum %v, want web, shop", s.Value.Enum)
 		}
+	}
+	// The patch: every field, none required, null only for the optional.
+	mt := one.Patch.RequestBody.Value.Content.Get("application/merge-patch+json")
+	if mt == nil || len(one.Patch.RequestBody.Value.Content) != 1 {
+		t.Fatalf("patchOrder takes %v, want only application/merge-patch+json", one.Patch.RequestBody.Value.Content)
+	}
+	patch := mt.Schema.Value
+	for _, f := range fields {
+		if p := patch.Properties[f]; p == nil || p.Value.Nullable == slices.Contains(required, f) {
+			t.Errorf("the patch of an order has %s %+v; want it, nullable only when optional", f, p)
+		}
+	}
+	if len(patch.Required) != 0 {
+		t.Errorf("the patch of an order requires %v, want nothing", patch.Required)
 	}
 }
 
@@ -433,7 +461,7 @@ func TestListOrdersAll(t *testing.T) {
 	}
 	body := []byte(` + "`" + `{"customer":"Walker","qty":3,"amount_cents":1250,"paid":true,"due_at":"2024-05-01T12:00:00Z","ref":"0b9e8a3c-6f2d-4d1e-9c4b-2a7f1e5d3c90","status":"pending"}` + "`" + `)
 	for range 12 {
-		r, err := c.CreateOrderWithBodyWithResponse(ctx, "application/json", bytes.NewReader(body), bearer)
+		r, err := c.CreateOrderWithBodyWithResponse(ctx, nil, "application/json", bytes.NewReader(body), bearer)
 		if err != nil || r.JSON201 == nil {
 			t.Fatalf("create an order: %v %s", err, r.Body)
 		}
