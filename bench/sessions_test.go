@@ -53,7 +53,7 @@ func newSessions(b *testing.B) *sessionsFixture {
 	})
 	// What keeps the revocations current, until b ends.
 	svc.Start(ctx)
-	tok, err := svc.Begin(ctx, admin)
+	tok, err := svc.Begin(ctx, admin, sessions.Client{})
 	if err != nil {
 		b.Fatal(err)
 	}

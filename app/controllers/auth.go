@@ -10,10 +10,12 @@ import (
 
 	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
+	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
 	"github.com/asapjs/fiber-template/platform/router"
 )
@@ -74,6 +76,22 @@ func (a *Auth) Routes() []router.Route {
 				"working on every instance. An unknown token ends nothing and is answered the same."),
 			router.OperationID("logout"),
 			router.Status(http.StatusNoContent)),
+		router.Get("/sessions", a.listSessions,
+			router.Summary("List your sessions"),
+			router.Description("The caller's sessions that have not ended, the newest first: when each began, when it "+
+				"last issued tokens, the client address and User-Agent of its login, and which one the asking token "+
+				"belongs to."),
+			router.OperationID("listSessions"),
+			router.Auth()),
+		router.Delete("/sessions/:id", a.endSession,
+			router.Summary("End one of your sessions"),
+			router.Description("Ends a session of the caller (a device it no longer uses, say): its refresh token and "+
+				"access tokens stop working on every instance within a second. The caller's current session may be "+
+				"ended too, as a logout. A session that is not the caller's, or has ended, is a 404."),
+			router.OperationID("endSession"),
+			router.Status(http.StatusNoContent),
+			router.Auth(),
+			router.Errors(ErrSessionNotFound)),
 	}
 }
 
@@ -126,7 +144,10 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	if err := try.Succeeded(ctx); err != nil {
 		return nil, err
 	}
-	tok, err := a.sessions.Begin(ctx, u)
+	tok, err := a.sessions.Begin(ctx, u, sessions.Client{
+		Address:   clientip.From(rc.Fiber()).String(),
+		UserAgent: string(rc.Fiber().Request().Header.UserAgent()),
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +172,35 @@ func (a *Auth) logout(rc *router.Ctx, in *LogoutInput) (*router.NoContent, error
 }
 
 // tokenResponse is the OAuth2 token response of tok, marked uncacheable.
+// ListSessionsInput is the input of listSessions: paging.
+type ListSessionsInput struct {
+	paging.Query
+}
+
+func (a *Auth) listSessions(rc *router.Ctx, _ *ListSessionsInput) (*paging.Page[dto.Session], error) {
+	page, err := a.sessions.Active(rc.Context(), callerOf(rc).id, rc.Paging())
+	if err != nil {
+		return nil, err
+	}
+	current := rc.Claims().SessionID
+	out := paging.Map(page, func(s models.ActiveSession) dto.Session { return dto.SessionOf(s, current) })
+	return &out, nil
+}
+
+// SessionIDInput is the input of endSession.
+type SessionIDInput struct {
+	// ID is the session id.
+	ID string `path:"id" doc:"Session id" example:"3f9c2a7d41e8b05c6d1a9e2f7b4c8d03" validate:"max=64"`
+}
+
+func (a *Auth) endSession(rc *router.Ctx, in *SessionIDInput) (*router.NoContent, error) {
+	err := a.sessions.EndOwn(rc.Context(), callerOf(rc).id, in.ID)
+	if errors.Is(err, repositories.ErrNotFound) {
+		return nil, ErrSessionNotFound
+	}
+	return nil, err
+}
+
 func tokenResponse(rc *router.Ctx, tok sessions.Token) *dto.Token {
 	// RFC 6749 §5.1: responses carrying tokens must not be cached.
 	rc.Fiber().Set("Cache-Control", "no-store")

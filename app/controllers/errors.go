@@ -17,6 +17,9 @@ import (
 var (
 	// ErrUserNotFound answers a user id that does not exist.
 	ErrUserNotFound = problem.Declare(http.StatusNotFound, "user_not_found", "User not found")
+	// ErrSessionNotFound answers a session id that is not one of the
+	// caller's sessions that have not ended.
+	ErrSessionNotFound = problem.Declare(http.StatusNotFound, "session_not_found", "Session not found")
 	// ErrEmailTaken answers an email another user has, case aside.
 	ErrEmailTaken = problem.Declare(http.StatusConflict, "email_taken", "Email already taken")
 	// ErrInvalidCredentials answers every failed login alike: unknown

@@ -118,6 +118,15 @@ func (c *Users) Routes() []router.Route {
 			router.Auth(),
 			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
+		router.Delete("/:id/sessions", c.endSessions,
+			router.Summary("End every session of a user"),
+			router.Description("Ends every session of the user: its refresh tokens and access tokens stop working on "+
+				"every instance within a second, and it must log in again. For an admin who suspects a stolen "+
+				"device or password, without changing the user's role or deleting it."),
+			router.OperationID("endUserSessions"),
+			router.Status(http.StatusNoContent),
+			router.Roles(models.RoleAdmin),
+			router.Errors(ErrUserNotFound)),
 		router.Delete("/:id", c.delete,
 			router.Summary("Delete a user"),
 			router.Description("Deletes the user with the id (the caller itself, or any user for an admin) and ends its "+
@@ -217,6 +226,14 @@ type MeInput struct{}
 
 func (c *Users) me(rc *router.Ctx, _ *MeInput) (*dto.User, error) {
 	return c.get(rc, &UserIDInput{ID: callerOf(rc).id})
+}
+
+func (c *Users) endSessions(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
+	ctx := database.OnPrimary(rc.Context())
+	if _, err := c.users.Get(ctx, in.ID); err != nil {
+		return nil, userError(err)
+	}
+	return nil, c.sessions.EndUser(ctx, in.ID)
 }
 
 // ChangePasswordInput is the input of changePassword.

@@ -1,5 +1,11 @@
 package dto
 
+import (
+	"time"
+
+	"github.com/asapjs/fiber-template/app/models"
+)
+
 // LoginRequest is the body of a login: the OAuth2 password grant as Swagger
 // UI sends it in a form, or the same fields as JSON.
 type LoginRequest struct {
@@ -37,4 +43,34 @@ type RefreshRequest struct {
 type LogoutRequest struct {
 	// RefreshToken names the session to end.
 	RefreshToken string `json:"refresh_token" doc:"The refresh token of the session to end" example:"q3Zr0Y0x8j6pQ2wV6m1Vn4Kz5b9cA7eHfJdLgTsUyRw" validate:"required,max=200"`
+}
+
+// Session is one of the caller's sessions: a login and its refreshes.
+type Session struct {
+	// ID names the session: DELETE /auth/sessions/{id} ends it.
+	ID string `json:"id" doc:"Session id" example:"3f9c2a7d41e8b05c6d1a9e2f7b4c8d03" validate:"required"`
+	// CreatedAt is when the session began: the login.
+	CreatedAt time.Time `json:"created_at" doc:"When the session began (the login)" example:"2024-05-01T12:00:00Z" validate:"required"`
+	// LastUsedAt is when a token of it was last issued: the login or the
+	// latest refresh.
+	LastUsedAt time.Time `json:"last_used_at" doc:"When the session last issued tokens: its login or its latest refresh" example:"2024-05-01T12:15:00Z" validate:"required"`
+	// Address is the client address at login.
+	Address string `json:"address,omitempty" doc:"The client address at login; absent for sessions begun before addresses were kept" example:"203.0.113.7"`
+	// UserAgent is the User-Agent at login, at most 256 bytes of it.
+	UserAgent string `json:"user_agent,omitempty" doc:"The User-Agent at login (its first 256 bytes); absent when it sent none" example:"Mozilla/5.0 (X11; Linux x86_64)"`
+	// Current is true for the session of the token that asked.
+	Current bool `json:"current" doc:"Whether this is the session of the access token that asked" example:"true" validate:"required"`
+}
+
+// SessionOf maps an active session to its API form; current is the id of
+// the caller's own session.
+func SessionOf(s models.ActiveSession, current string) Session {
+	return Session{
+		ID:         s.ID,
+		CreatedAt:  s.CreatedAt.UTC(),
+		LastUsedAt: s.LastUsedAt.UTC(),
+		Address:    s.Address,
+		UserAgent:  s.UserAgent,
+		Current:    s.ID == current,
+	}
 }

@@ -19,6 +19,23 @@ type Session struct {
 	// RevokedAt is set when the session ended: logout, a reused refresh
 	// token, or a change to its user.
 	RevokedAt bun.NullTime `bun:"revoked_at"`
+	// Address and UserAgent are the client's address and User-Agent at
+	// login, shown to the user in the list of its sessions.
+	Address   string `bun:"address,notnull,default:''"`
+	UserAgent string `bun:"user_agent,notnull,default:''"`
+}
+
+// ActiveSession is a session as its user sees it: unrevoked, unexpired,
+// with the last time a token of it was issued (its login or its latest
+// refresh).
+type ActiveSession struct {
+	bun.BaseModel `bun:"table:sessions,alias:s"`
+
+	ID         string    `bun:"id"`
+	CreatedAt  time.Time `bun:"created_at"`
+	LastUsedAt time.Time `bun:"last_used_at"`
+	Address    string    `bun:"address"`
+	UserAgent  string    `bun:"user_agent"`
 }
 
 // RefreshToken is a row of the refresh_tokens table: the hash of one

@@ -11,6 +11,8 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // RevokedChannel is the PostgreSQL notification channel a revocation is
@@ -44,7 +46,7 @@ func (r *Sessions) Create(ctx context.Context, s *models.Session, refreshHash st
 		if _, err := tx.NewInsert().Model(s).Exec(ctx); err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
-		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: refreshHash, SessionID: s.ID}).Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: refreshHash, SessionID: s.ID, CreatedAt: s.CreatedAt}).Exec(ctx); err != nil {
 			return fmt.Errorf("insert refresh token: %w", err)
 		}
 		return nil
@@ -90,7 +92,7 @@ func (r *Sessions) Rotate(ctx context.Context, oldHash, newHash string, now time
 		if !s.RevokedAt.IsZero() || !now.Before(s.ExpiresAt) {
 			return ErrSessionEnded
 		}
-		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: newHash, SessionID: s.ID}).Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: newHash, SessionID: s.ID, CreatedAt: now}).Exec(ctx); err != nil {
 			return fmt.Errorf("insert refresh token: %w", err)
 		}
 		return nil
@@ -130,6 +132,38 @@ func (r *Sessions) Revoke(ctx context.Context, ids []string, now time.Time, ttl 
 	}
 	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return revoke(ctx, tx, ids, now, ttl)
+	})
+}
+
+// Active returns a page of the user's sessions that are neither revoked
+// nor expired at now, the newest first.
+func (r *Sessions) Active(ctx context.Context, userID int64, now time.Time, p paging.Paging) (paging.Page[models.ActiveSession], error) {
+	q := r.db.NewSelect().Model((*models.ActiveSession)(nil)).
+		ColumnExpr("s.id, s.created_at, s.address, s.user_agent").
+		ColumnExpr("(SELECT MAX(rt.created_at) FROM refresh_tokens AS rt WHERE rt.session_id = s.id) AS last_used_at").
+		Where("s.user_id = ?", userID).Where("s.revoked_at IS NULL").Where("s.expires_at > ?", now).
+		OrderExpr("s.created_at DESC, s.id")
+	page, err := database.Paginate[models.ActiveSession](ctx, q, p, database.WithCount(database.CountExact))
+	if err != nil {
+		return page, fmt.Errorf("list sessions of user %d: %w", userID, err)
+	}
+	return page, nil
+}
+
+// RevokeOwn ends the session with the id as Revoke does, if it is an
+// active session of the user; otherwise it is ErrNotFound.
+func (r *Sessions) RevokeOwn(ctx context.Context, userID int64, id string, now time.Time, ttl time.Duration) error {
+	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		n, err := tx.NewSelect().Model((*models.Session)(nil)).
+			Where("id = ?", id).Where("user_id = ?", userID).Where("revoked_at IS NULL").Where("expires_at > ?", now).
+			Count(ctx)
+		if err != nil {
+			return fmt.Errorf("find session of user %d: %w", userID, err)
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		return revoke(ctx, tx, []string{id}, now, ttl)
 	})
 }
 

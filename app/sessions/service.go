@@ -15,6 +15,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -94,9 +95,9 @@ func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
 // access token of the session may be valid, with a minute for clock skew.
 func (s *Service) revocationTTL() time.Duration { return s.cfg.AccessTTL + time.Minute }
 
-// Begin starts a session for u, who has just proved its password, and
-// returns its first pair.
-func (s *Service) Begin(ctx context.Context, u *models.User) (Token, error) {
+// Begin starts a session for u, who has just proved its password from
+// client, and returns its first pair.
+func (s *Service) Begin(ctx context.Context, u *models.User, client Client) (Token, error) {
 	id, err := newSessionID()
 	if err != nil {
 		return Token{}, err
@@ -106,7 +107,11 @@ func (s *Service) Begin(ctx context.Context, u *models.User) (Token, error) {
 		return Token{}, err
 	}
 	now := s.cfg.Now()
-	if err := s.repo.Create(ctx, &models.Session{ID: id, UserID: u.ID, ExpiresAt: now.Add(s.cfg.RefreshTTL)}, hash); err != nil {
+	sess := &models.Session{
+		ID: id, UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.RefreshTTL),
+		Address: client.Address, UserAgent: truncateUTF8(client.UserAgent, userAgentMax),
+	}
+	if err := s.repo.Create(ctx, sess, hash); err != nil {
 		return Token{}, fmt.Errorf("begin session: %w", err)
 	}
 	access, err := s.sign(u, id, now)
@@ -165,6 +170,23 @@ func (s *Service) End(ctx context.Context, refresh string) error {
 		return err
 	}
 	return s.revoke(ctx, []string{sess.ID})
+}
+
+// Active returns a page of the user's sessions that have not ended.
+func (s *Service) Active(ctx context.Context, userID int64, p paging.Paging) (paging.Page[models.ActiveSession], error) {
+	return s.repo.Active(database.OnPrimary(ctx), userID, s.cfg.Now(), p)
+}
+
+// EndOwn ends the session with the id if it is one the user has not ended
+// yet, else it is repositories.ErrNotFound: its access tokens stop working
+// on every instance, as after a logout.
+func (s *Service) EndOwn(ctx context.Context, userID int64, id string) error {
+	now := s.cfg.Now()
+	if err := s.repo.RevokeOwn(database.OnPrimary(ctx), userID, id, now, s.revocationTTL()); err != nil {
+		return err
+	}
+	s.revoked.add(id, now.Add(s.revocationTTL()))
+	return nil
 }
 
 // EndSession ends the session with the id.

@@ -95,7 +95,7 @@ func (f *fixture) newService(t *testing.T) *Service {
 // access token.
 func (f *fixture) begin(t *testing.T) (Token, *router.Claims) {
 	t.Helper()
-	tok, err := f.s.Begin(t.Context(), f.user)
+	tok, err := f.s.Begin(t.Context(), f.user, Client{Address: "192.0.2.1", UserAgent: "test"})
 	if err != nil {
 		t.Fatalf("begin: %v", err)
 	}

@@ -62,7 +62,7 @@ func adminToken(ctx context.Context, db *bun.DB) (string, error) {
 		AccessTTL: 24 * time.Hour, RefreshTTL: app.DefaultRefreshTokenTTL,
 		Logger: slog.New(slog.DiscardHandler),
 	})
-	tok, err := sess.Begin(ctx, &admin)
+	tok, err := sess.Begin(ctx, &admin, sessions.Client{})
 	if err != nil {
 		return "", fmt.Errorf("log the admin in: %w", err)
 	}

@@ -17,7 +17,7 @@ func TestGoClient(t *testing.T) {
 	t.Parallel()
 	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), serve(t), "test", "-count=1", "-v", "./...")
 	t.Log(out)
-	for _, name := range []string{"TestListUsersAllWalksEveryPage", "TestSignUpLogInRefresh"} {
+	for _, name := range []string{"TestListUsersAllWalksEveryPage", "TestSignUpLogInRefresh", "TestSessionsCanBeListedAndEnded"} {
 		if !strings.Contains(out, "--- PASS: "+name+" ") {
 			t.Errorf("%s did not run and pass against the service", name)
 		}

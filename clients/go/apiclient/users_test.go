@@ -58,17 +58,14 @@ func TestListUsersAllWalksEveryPage(t *testing.T) {
 	if login.JSON200 == nil {
 		t.Fatalf("login: status %d: %s", login.StatusCode(), login.Body)
 	}
-	bearer := func(_ context.Context, req *http.Request) error {
-		req.Header.Set("Authorization", "Bearer "+login.JSON200.AccessToken)
-		return nil
-	}
+	auth := bearer(login.JSON200.AccessToken)
 
 	// The filter holds on every page: only the users signed up here.
 	limit, query := int32(10), "go-walker"
 	before := doer.n.Load()
 	seen := map[string]int{}
 	ids := map[int64]bool{}
-	for u, err := range c.ListUsersAll(ctx, &apiclient.ListUsersParams{Limit: &limit, Q: &query}, bearer) {
+	for u, err := range c.ListUsersAll(ctx, &apiclient.ListUsersParams{Limit: &limit, Q: &query}, auth) {
 		if err != nil {
 			t.Fatalf("ListUsersAll: %v", err)
 		}
@@ -137,12 +134,9 @@ func TestSignUpLogInRefresh(t *testing.T) {
 	if refreshed.JSON200 == nil || refreshed.JSON200.RefreshToken == login.JSON200.RefreshToken {
 		t.Fatalf("refresh: status %d, want a new pair: %s", refreshed.StatusCode(), refreshed.Body)
 	}
-	bearer := func(_ context.Context, req *http.Request) error {
-		req.Header.Set("Authorization", "Bearer "+refreshed.JSON200.AccessToken)
-		return nil
-	}
+	auth := bearer(refreshed.JSON200.AccessToken)
 	role, query := apiclient.ListUsersParamsRoleMember, "generated@"
-	list, err := c.ListUsersWithResponse(ctx, &apiclient.ListUsersParams{Role: &role, Q: &query}, bearer)
+	list, err := c.ListUsersWithResponse(ctx, &apiclient.ListUsersParams{Role: &role, Q: &query}, auth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +149,65 @@ func TestSignUpLogInRefresh(t *testing.T) {
 	}
 	if p := unauthorized.ApplicationproblemJSON401; p == nil || p.Status != http.StatusUnauthorized {
 		t.Fatalf("listUsers without a token: status %d, want a 401 problem: %s", unauthorized.StatusCode(), unauthorized.Body)
+	}
+}
+
+// TestSessionsCanBeListedAndEnded logs the admin in twice, lists its
+// sessions with the second login's token and ends the first: its access
+// token stops working, the second's does not.
+func TestSessionsCanBeListedAndEnded(t *testing.T) {
+	base, adminEmail, adminPassword := service(t)
+	ctx := context.Background()
+	c, err := apiclient.NewClientWithResponses(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := apiclient.LoginRequestGrantType("password")
+	var tokens []string
+	for _, agent := range []string{"go-client-phone", "go-client-laptop"} {
+		login, err := c.LoginWithResponse(ctx, apiclient.LoginRequest{GrantType: &grant, Username: adminEmail, Password: adminPassword},
+			func(_ context.Context, req *http.Request) error { req.Header.Set("User-Agent", agent); return nil })
+		if err != nil || login.JSON200 == nil {
+			t.Fatalf("login: %v %v", err, login)
+		}
+		tokens = append(tokens, login.JSON200.AccessToken)
+	}
+	list, err := c.ListSessionsWithResponse(ctx, nil, bearer(tokens[1]))
+	if err != nil || list.JSON200 == nil {
+		t.Fatalf("listSessions: %v %v", err, list)
+	}
+	var phone, laptop *apiclient.Session
+	for i, s := range list.JSON200.Data {
+		if s.UserAgent == nil {
+			continue
+		}
+		switch *s.UserAgent {
+		case "go-client-phone":
+			phone = &list.JSON200.Data[i]
+		case "go-client-laptop":
+			laptop = &list.JSON200.Data[i]
+		}
+	}
+	if phone == nil || laptop == nil || !laptop.Current || phone.Current {
+		t.Fatalf("listSessions: %s; want both logins, the laptop's current", list.Body)
+	}
+	end, err := c.EndSessionWithResponse(ctx, phone.Id, bearer(tokens[1]))
+	if err != nil || end.StatusCode() != http.StatusNoContent {
+		t.Fatalf("endSession: %v %v", err, end)
+	}
+	for i, want := range []int{http.StatusUnauthorized, http.StatusOK} {
+		r, err := c.GetMeWithResponse(ctx, nil, bearer(tokens[i]))
+		if err != nil || r.StatusCode() != want {
+			t.Errorf("getMe with login %d after the phone's session ended: %v %d, want %d", i, err, r.StatusCode(), want)
+		}
+	}
+}
+
+// bearer sends the access token with a request.
+func bearer(token string) apiclient.RequestEditorFn {
+	return func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+token)
+		return nil
 	}
 }
 

@@ -78,6 +78,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your sessions
+         * @description The caller's sessions that have not ended, the newest first: when each began, when it last issued tokens, the client address and User-Agent of its login, and which one the asking token belongs to.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Ends a session of the caller (a device it no longer uses, say): its refresh token and access tokens stop working on every instance within a second. The caller's current session may be ended too, as a logout. A session that is not the caller's, or has ended, is a 404.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -134,6 +174,28 @@ export interface paths {
          * @description Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, role and active flag of a user: members left out stay as they are, and the result must pass the rules of an update (PUT), with the same permissions, 409 and session ends. null is refused (422): no member of a user can be removed. With If-Match, the patch applies only to the user as the client read it (412 otherwise); without it, to the user as it is when the patch is applied.
          */
         patch: operations["patchUser"];
+        trace?: never;
+    };
+    "/api/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End every session of a user
+         * @description Ends every session of the user: its refresh tokens and access tokens stop working on every instance within a second, and it must log in again. For an admin who suspects a stolen device or password, without changing the user's role or deleting it.
+         *
+         *     Requires the role admin.
+         */
+        delete: operations["endUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/users/me": {
@@ -375,13 +437,14 @@ export interface components {
          *     - `rate_limit_unavailable` (503): Rate limit unavailable
          *     - `request_timeout` (503): Request timed out
          *     - `service_unavailable` (503): Service unavailable
+         *     - `session_not_found` (404): Session not found
          *     - `shutting_down` (503): Shutting down
          *     - `too_many_requests` (429): Too many requests
          *     - `unauthorized` (401): Unauthorized
          *     - `user_not_found` (404): User not found
          * @enum {string}
          */
-        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
+        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "session_not_found" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
         RefreshRequest: {
             /**
              * @description OAuth2 grant type: refresh_token, the only one accepted here
@@ -401,6 +464,88 @@ export interface components {
              * @example api is running
              */
             message: string;
+        };
+        Session: {
+            /**
+             * @description The client address at login; absent for sessions begun before addresses were kept
+             * @example 203.0.113.7
+             */
+            address?: string;
+            /**
+             * Format: date-time
+             * @description When the session began (the login)
+             * @example 2024-05-01T12:00:00Z
+             */
+            created_at: string;
+            /**
+             * @description Whether this is the session of the access token that asked
+             * @example true
+             */
+            current: boolean;
+            /**
+             * @description Session id
+             * @example 3f9c2a7d41e8b05c6d1a9e2f7b4c8d03
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the session last issued tokens: its login or its latest refresh
+             * @example 2024-05-01T12:15:00Z
+             */
+            last_used_at: string;
+            /**
+             * @description The User-Agent at login (its first 256 bytes); absent when it sent none
+             * @example Mozilla/5.0 (X11; Linux x86_64)
+             */
+            user_agent?: string;
+        };
+        SessionPage: {
+            /** @description items of the current page */
+            data: components["schemas"]["Session"][];
+            /**
+             * @description next possible; always exact, whatever total_exact says
+             * @example true
+             */
+            has_next: boolean;
+            /**
+             * @description previous possible
+             * @example false
+             */
+            has_prev: boolean;
+            /**
+             * Format: int32
+             * @description maximum page; exact when total_exact is true
+             * @example 2
+             */
+            max_page: number;
+            /**
+             * @description opaque cursor of the next page: send it as cursor to get page + 1 without an offset; absent on the last page
+             * @example eyJwIjowLCJsIjoyMCwiZiI6Ikx0N1ZJUnZRRGRNIiwiYSI6WyJpOjIwIl19.hQK9bOAdEkqOrA4pSWJt2Q
+             */
+            next_cursor?: string;
+            /**
+             * Format: int32
+             * @description current page
+             * @example 0
+             */
+            page: number;
+            /**
+             * Format: int32
+             * @description items per page
+             * @example 20
+             */
+            page_size: number;
+            /**
+             * Format: int32
+             * @description total record count; exact when total_exact is true
+             * @example 42
+             */
+            total_elements: number;
+            /**
+             * @description true when total_elements and max_page are exact; false when they are an estimate or a lower bound
+             * @example true
+             */
+            total_exact: boolean;
         };
         Token: {
             /**
@@ -1195,6 +1340,283 @@ export interface operations {
                      *       "status": 503,
                      *       "title": "Rate limit unavailable",
                      *       "type": "urn:problem-type:rate_limit_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description items per page */
+                limit?: number;
+                /** @description page */
+                page?: number;
+            };
+            header?: {
+                /** @description Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
+                    ETag?: string;
+                    /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPage"];
+                };
+            };
+            /** @description Not Modified: the representation is the one If-None-Match names */
+            304: {
+                headers: {
+                    /** @description Entity tag of the current representation */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: malformed input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed input",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: malformed input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed input",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "session_not_found",
+                     *       "detail": "Session not found",
+                     *       "status": 404,
+                     *       "title": "Session not found",
+                     *       "type": "urn:problem-type:session_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity: validation failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation failed",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2394,6 +2816,153 @@ export interface operations {
                      *       "status": 422,
                      *       "title": "Unprocessable Entity",
                      *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: malformed input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed input",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "detail": "Forbidden",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:problem-type:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description User not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "user_not_found",
+                     *       "detail": "User not found",
+                     *       "status": 404,
+                     *       "title": "User not found",
+                     *       "type": "urn:problem-type:user_not_found"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
