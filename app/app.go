@@ -21,6 +21,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/ratelimit"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/platform/router/bunext"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // Options tune the example service beyond the router's Config.
@@ -78,8 +79,10 @@ type Options struct {
 	Context context.Context
 	// CursorSecret signs the cursors of the list routes (next_cursor).
 	//
-	// Optional. Default: the router Config's JWTSecret; either way the key
-	// is derived from it with a label of its own (see paging.NewCursors)
+	// Optional. Default: the router Config's JWTSecret, or without one a
+	// secret derived from the signing key (token.Keys.Seed); either way the
+	// key is derived from it with a label of its own (see
+	// paging.NewCursors)
 	CursorSecret []byte
 	// Count is how the list routes count their total_elements.
 	//
@@ -139,24 +142,38 @@ func New(db *bun.DB, cfg router.Config) (*router.Router, error) {
 	return NewWithOptions(db, cfg, Options{})
 }
 
-// NewWithOptions is New with Options. cfg.JWTSecret signs the tokens of the
-// login and verifies them on the other routes; when it is empty a random
-// secret is made up, so tokens do not outlive the process.
+// NewWithOptions is New with Options. cfg.TokenKeys sign the tokens of the
+// login and verify them on the other routes: Ed25519 keys, whose public
+// parts /.well-known/jwks.json serves, or else cfg.JWTSecret as an HS256
+// key; when both are empty a random secret is made up, so tokens do not
+// outlive the process. cfg.TokenMaxAge is the access token TTL.
 func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router, error) {
 	opts = optionsDefault(opts)
-	if len(cfg.JWTSecret) == 0 {
+	if cfg.TokenKeys == nil && len(cfg.JWTSecret) == 0 {
 		cfg.JWTSecret = make([]byte, 32)
 		if _, err := rand.Read(cfg.JWTSecret); err != nil {
 			return nil, fmt.Errorf("app: generate JWT secret: %w", err)
 		}
 	}
+	if cfg.TokenKeys == nil {
+		keys, err := token.NewSecret(cfg.JWTSecret)
+		if err != nil {
+			return nil, fmt.Errorf("app: %w", err)
+		}
+		cfg.TokenKeys = keys
+	}
+	cfg.TokenMaxAge = opts.AccessTokenTTL
 	passwords, err := accounts.NewPasswords(opts.BcryptCost, opts.HashWait)
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	cursorSecret := opts.CursorSecret
-	if len(cursorSecret) == 0 {
+	switch {
+	case len(cursorSecret) > 0:
+	case len(cfg.JWTSecret) > 0:
 		cursorSecret = cfg.JWTSecret
+	default:
+		cursorSecret = cfg.TokenKeys.Seed("cursors")
 	}
 	cursors, err := paging.NewCursors(cursorSecret)
 	if err != nil {
@@ -175,7 +192,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		}
 	}
 	sess := sessions.New(db, users, sessions.Config{
-		Secret:     cfg.JWTSecret,
+		Keys:       cfg.TokenKeys,
 		Issuer:     opts.Issuer,
 		Audience:   opts.Audience,
 		AccessTTL:  opts.AccessTokenTTL,

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"crypto/ed25519"
+	"crypto/sha256"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // User is the item the list route returns.
@@ -119,7 +122,11 @@ func routerApp(auth bool, cfg router.Config) (*fiber.App, error) {
 		opts = append(opts, router.Auth())
 	}
 	cfg.BasePath = "/api"
-	cfg.JWTSecret = Secret()
+	keys, err := Keys()
+	if err != nil {
+		return nil, err
+	}
+	cfg.TokenKeys = keys
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	cfg.Controllers = []router.Controller{router.Group{Path: "/users", Name: "Users", Declared: []router.Route{
 		router.Get("/", list, opts...),
@@ -131,12 +138,29 @@ func routerApp(auth bool, cfg router.Config) (*fiber.App, error) {
 	return r.App(), nil
 }
 
-// Secret is the HS256 secret the JWT routes verify tokens with.
+// Secret is the HS256 secret of the benchmarks that measure that mode.
 func Secret() []byte { return []byte(secret) }
 
-// Token returns a bearer token the JWT route accepts for an hour.
+// Keys are the Ed25519 keys the JWT routes verify tokens with, as a
+// service whose tokens other services verify signs them: one key, made
+// from a fixed seed so that every run signs alike.
+func Keys() (*token.Keys, error) {
+	seed := sha256.Sum256([]byte(secret))
+	return token.NewEd25519(ed25519.NewKeyFromSeed(seed[:]))
+}
+
+// Token returns an access token the JWT route accepts for an hour: signed
+// by Keys, with the claims the router requires.
 func Token() (string, error) {
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{
-		Subject: "1", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)),
-	}).SignedString([]byte(secret))
+	keys, err := Keys()
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	return keys.Sign(&token.Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Subject: "1", ID: "bench", IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour)),
+		},
+		SessionID: "bench",
+	})
 }

@@ -41,8 +41,12 @@ func newSessions(b *testing.B) *sessionsFixture {
 	b.Cleanup(func() { _ = os.RemoveAll(dir) })
 	ctx := b.Context()
 	db, admin := migratedWithAdmin(b, "sqlite:"+filepath.Join(dir, "app.db"))
+	keys, err := Keys()
+	if err != nil {
+		b.Fatal(err)
+	}
 	svc := sessions.New(db, repositories.NewUsers(db), sessions.Config{
-		Secret:   Secret(),
+		Keys:     keys,
 		Issuer:   app.DefaultIssuer,
 		Audience: app.DefaultAudience,
 		// Longer than the service's 15 minutes, so that a long run

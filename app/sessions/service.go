@@ -21,9 +21,9 @@ import (
 
 // Config configures the sessions.
 type Config struct {
-	// Secret signs the access tokens (HS256); the router verifies them
-	// with the same secret.
-	Secret []byte
+	// Keys sign the access tokens with their first key; the router
+	// verifies them with the same keys.
+	Keys *token.Keys
 	// Issuer is the iss claim of the access tokens, checked on every
 	// request.
 	Issuer string
@@ -93,6 +93,8 @@ func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
 
 // revocationTTL is how long a revocation must be remembered: as long as an
 // access token of the session may be valid, with a minute for clock skew.
+// No token lives longer: the router refuses one whose exp - iat exceeds
+// the TTL (router.Config.TokenMaxAge), whatever TTL issued it.
 func (s *Service) revocationTTL() time.Duration { return s.cfg.AccessTTL + time.Minute }
 
 // Begin starts a session for u, who has just proved its password from
@@ -222,21 +224,22 @@ func (s *Service) revoke(ctx context.Context, ids []string) error {
 // sign returns an access token of u in the session sid.
 func (s *Service) sign(u *models.User, sid string, now time.Time) (string, error) {
 	now = now.Truncate(time.Second)
-	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, &token.Claims{
+	jti, err := newSessionID()
+	if err != nil {
+		return "", err
+	}
+	return s.cfg.Keys.Sign(&token.Claims{
 		RegisteredClaims: jwt.RegisteredClaims{
 			Subject:   strconv.FormatInt(u.ID, 10),
 			Issuer:    s.cfg.Issuer,
 			Audience:  s.audience,
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.AccessTTL)),
+			ID:        jti,
 		},
 		Role:      u.Role,
 		SessionID: sid,
-	}).SignedString(s.cfg.Secret)
-	if err != nil {
-		return "", fmt.Errorf("sign access token: %w", err)
-	}
-	return signed, nil
+	})
 }
 
 // errRevoked and its kin are why CheckToken refuses a token; the router

@@ -15,6 +15,7 @@ import (
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // The configuration of the sessions under test.
@@ -79,7 +80,7 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) newService(t *testing.T) *Service {
 	t.Helper()
 	s := New(f.db, repositories.NewUsers(f.db), Config{
-		Secret:     []byte(testSecret),
+		Keys:       secretKeys(t, testSecret),
 		Issuer:     testIssuer,
 		Audience:   testAudience,
 		AccessTTL:  testAccessTTL,
@@ -307,4 +308,14 @@ func TestRefreshOfAnExpiredSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// secretKeys are the HS256 keys of secret.
+func secretKeys(t *testing.T, secret string) *token.Keys {
+	t.Helper()
+	keys, err := token.NewSecret([]byte(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }

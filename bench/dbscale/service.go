@@ -17,6 +17,7 @@ import (
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // secret signs the bench's bearer token.
@@ -32,12 +33,16 @@ type service struct {
 	ctxs []fasthttp.RequestCtx
 }
 
+// accessTTL is the lifetime of the benchmark's access token, longer than
+// any run.
+const accessTTL = 24 * time.Hour
+
 func newService(ctx context.Context, db *bun.DB, workers int) (*service, error) {
 	r, err := app.NewWithOptions(db, router.Config{
 		BasePath:  "/api",
 		JWTSecret: secret,
 		Logger:    slog.New(slog.DiscardHandler),
-	}, app.Options{Context: ctx})
+	}, app.Options{Context: ctx, AccessTokenTTL: accessTTL})
 	if err != nil {
 		return nil, fmt.Errorf("build the service: %w", err)
 	}
@@ -57,9 +62,13 @@ func adminToken(ctx context.Context, db *bun.DB) (string, error) {
 	if err := db.NewSelect().Model(&admin).Where("role = ?", models.RoleAdmin).OrderExpr("id").Limit(1).Scan(ctx); err != nil {
 		return "", fmt.Errorf("find an admin: %w", err)
 	}
+	keys, err := token.NewSecret(secret)
+	if err != nil {
+		return "", err
+	}
 	sess := sessions.New(db, repositories.NewUsers(db), sessions.Config{
-		Secret: secret, Issuer: app.DefaultIssuer, Audience: app.DefaultAudience,
-		AccessTTL: 24 * time.Hour, RefreshTTL: app.DefaultRefreshTokenTTL,
+		Keys: keys, Issuer: app.DefaultIssuer, Audience: app.DefaultAudience,
+		AccessTTL: accessTTL, RefreshTTL: app.DefaultRefreshTokenTTL,
 		Logger: slog.New(slog.DiscardHandler),
 	})
 	tok, err := sess.Begin(ctx, &admin, sessions.Client{})

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // config is the service configuration, read from the environment only here.
@@ -23,10 +25,16 @@ type config struct {
 	// reads outside transactions.
 	DatabaseReplicaURLs []string
 	JWTSecret           []byte
-	DocsAuth            bool
-	DocsUsers           map[string]string
-	Env                 string
-	LogLevel            slog.Level
+	// TokenKeys sign and verify the access tokens when set: the Ed25519
+	// keys of JWT_SIGNING_KEYS or JWT_SIGNING_KEYS_FILE (or, in
+	// development without JWT_SECRET, devKeysFile).
+	TokenKeys *token.Keys
+	// signingKeysFile is JWT_SIGNING_KEYS_FILE, read again by keys rotate.
+	signingKeysFile string
+	DocsAuth        bool
+	DocsUsers       map[string]string
+	Env             string
+	LogLevel        slog.Level
 	// MigrateOnStart applies pending migrations before serving.
 	MigrateOnStart bool
 	// MigrateLockTimeout bounds the wait for the migration lock while
@@ -63,6 +71,8 @@ type config struct {
 	Accounts accounts
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
+	// devKeys is true when the development signing keys are to be used.
+	devKeys bool
 }
 
 // loadConfig reads the configuration through lookupEnv (os.LookupEnv),
@@ -125,21 +135,50 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if err := loadAccounts(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
+	return cfg, loadTokenKeys(&cfg, getenv)
+}
+
+// loadTokenKeys reads what signs the access tokens: Ed25519 keys
+// (JWT_SIGNING_KEYS or JWT_SIGNING_KEYS_FILE), an HS256 JWT_SECRET, or in
+// development without either, the development keys (and a secret for the
+// cursors). Production refuses to start with neither, or with a secret
+// shorter than minJWTSecret.
+func loadTokenKeys(cfg *config, getenv func(string) string) error {
+	keys, file := getenv("JWT_SIGNING_KEYS"), getenv("JWT_SIGNING_KEYS_FILE")
+	switch {
+	case keys != "" && file != "":
+		return errors.New("set JWT_SIGNING_KEYS or JWT_SIGNING_KEYS_FILE, not both")
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("JWT_SIGNING_KEYS_FILE: %w", err)
+		}
+		keys, cfg.signingKeysFile = string(data), file
+	}
+	if keys != "" {
+		parsed, err := token.ParseKeys([]byte(keys))
+		if err != nil {
+			return fmt.Errorf("JWT_SIGNING_KEYS: %w (make a key with: api keys generate)", err)
+		}
+		cfg.TokenKeys = parsed
+	}
 	switch secret := getenv("JWT_SECRET"); {
 	case secret != "" && cfg.Env == "production" && len(secret) < minJWTSecret:
-		return cfg, fmt.Errorf("JWT_SECRET must have at least %d bytes when APP_ENV=production, got %d (make one with: openssl rand -base64 32)", minJWTSecret, len(secret))
+		return fmt.Errorf("JWT_SECRET must have at least %d bytes when APP_ENV=production, got %d (make one with: openssl rand -base64 32)", minJWTSecret, len(secret))
 	case secret != "":
 		cfg.JWTSecret = []byte(secret)
+	case cfg.TokenKeys != nil:
+		// The cursors' secret comes from the signing key.
 	case cfg.Env == "production":
-		return cfg, errors.New("JWT_SECRET is required when APP_ENV=production")
+		return errors.New("JWT_SIGNING_KEYS (or JWT_SIGNING_KEYS_FILE) or JWT_SECRET is required when APP_ENV=production")
 	default:
 		cfg.JWTSecret = make([]byte, 32)
 		if _, err := rand.Read(cfg.JWTSecret); err != nil {
-			return cfg, fmt.Errorf("generate JWT secret: %w", err)
+			return fmt.Errorf("generate JWT secret: %w", err)
 		}
-		cfg.generatedSecret = true
+		cfg.generatedSecret, cfg.devKeys = true, true
 	}
-	return cfg, nil
+	return nil
 }
 
 // loadLimits reads the deadlines and the pool sizes.
@@ -304,7 +343,9 @@ func settings() []setting {
 		{Name: "PORT", Default: "8080", Meaning: "listen port"},
 		{Name: "BASE_PATH", Default: "/api", Meaning: "prefix of the controller and docs routes; set empty to mount them at /"},
 		{Name: "DATABASE_URL", Meaning: "postgres://… for PostgreSQL, sqlite:path or file:path for SQLite; empty is SQLite in ./data/app.db"},
-		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens, at least %d bytes; required with APP_ENV=production (development makes one into %s)", minJWTSecret, devSecretFile)},
+		{Name: "JWT_SIGNING_KEYS", Meaning: "Ed25519 private keys of the access tokens (PEM or a JWK Set; the first signs, all verify; public keys at /.well-known/jwks.json); development without it or JWT_SECRET makes one into " + devKeysFile},
+		{Name: "JWT_SIGNING_KEYS_FILE", Meaning: "a file holding JWT_SIGNING_KEYS instead (a mounted secret); api keys rotate and retire edit it"},
+		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens for a single service, at least %d bytes; production needs it or JWT_SIGNING_KEYS; with keys it signs only the list cursors", minJWTSecret)},
 		{Name: "ACCESS_TOKEN_TTL", Default: "15m", Meaning: "lifetime of an access token"},
 		{Name: "REFRESH_TOKEN_TTL", Default: "720h", Meaning: "lifetime of a session, and so of its refresh tokens"},
 		{Name: "AUTH_RATE_LIMIT", Default: "30", Meaning: "requests per minute per client address to sign-up, login and refresh; 0 turns it off"},

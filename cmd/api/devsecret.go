@@ -36,24 +36,30 @@ func loadDevSecret(path string) ([]byte, error) {
 		return nil, fmt.Errorf("generate development secret: %w", err)
 	}
 	secret := base64.RawURLEncoding.EncodeToString(raw)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("store development secret: %w", err)
-	}
-	// O_EXCL: of two processes starting at once, one writes and the other
-	// reads what it wrote.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	err = writeNew(path, []byte(secret+"\n"))
 	if errors.Is(err, fs.ErrExist) {
 		return loadDevSecret(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store development secret: %w", err)
 	}
-	if _, err := f.WriteString(secret + "\n"); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("store development secret: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("store development secret: %w", err)
-	}
 	return []byte(secret), nil
+}
+
+// writeNew writes data to path (mode 0600, its directory made 0700) unless
+// the file exists, which is fs.ErrExist: of two processes starting at once,
+// one writes and the other reads what it wrote.
+func writeNew(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -29,6 +29,10 @@ func usages() []usage {
 		{"healthcheck", "exit 0 when the local server answers /health-check with 200 (the container's HEALTHCHECK)"},
 		{"users create --email E --name N --role R", "create an active user (admin, member or guest); the password is the first line of standard input"},
 		{"spec [-openapi 3.1] [-o file] | -dir dir", "write the OpenAPI document (or the contract, both versions) without serving"},
+		{"keys generate", "print a new Ed25519 signing key (PEM) for JWT_SIGNING_KEYS"},
+		{"keys list [-file F]", "list the kids of a key file (default JWT_SIGNING_KEYS_FILE, else the development keys), the signing one first"},
+		{"keys rotate [-file F]", "put a new key first in the file: it signs after the next start, the others keep verifying"},
+		{"keys retire KID [-file F]", "remove a key that no longer signs: the tokens it signed stop verifying"},
 		{"version", "print the version the binary was built with"},
 		{"help", "print this help (also -h and --help)"},
 	}

@@ -112,9 +112,9 @@ func TestUnknownCommands(t *testing.T) {
 
 func TestHelpListsWhatRunDispatches(t *testing.T) {
 	t.Parallel()
-	// version and help answer before the configuration is read.
+	// version, help and keys answer before the configuration is read.
 	dispatched := slices.Sorted(maps.Keys(commands(context.Background(), config{}, nil, stdio{})))
-	dispatched = append(dispatched, "help", "version")
+	dispatched = append(dispatched, "help", "version", "keys")
 	slices.Sort(dispatched)
 	var listed []string
 	for _, u := range usages() {

@@ -16,6 +16,9 @@
 //	                     with 200 (the container image's HEALTHCHECK)
 //	api spec [-o file]   write the OpenAPI document without serving (-dir api: the contract)
 //	api version          print the version the binary was built with
+//	api keys generate|list|rotate|retire KID [-file F]
+//	                     make an Ed25519 signing key, or list, rotate and
+//	                     retire the keys of a key file
 //	api users create --email E --name N --role R
 //	                     create an active user; the password is the first
 //	                     line of standard input
@@ -79,6 +82,8 @@ func dispatch(ctx context.Context, args []string, lookupEnv func(string) (string
 		return printHelp(std.out)
 	case cmd == "version":
 		return printVersion(std.out)
+	case cmd == "keys":
+		return keysCommand(args, func(k string) string { v, _ := lookupEnv(k); return v }, std.out)
 	case cmd == "migrate" && len(args) > 0 && args[0] == "new":
 		return migrateNew(args[1:], migrationsDir, time.Now(), std.out)
 	}

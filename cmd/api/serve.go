@@ -29,6 +29,7 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 		Name:      "api",
 		BasePath:  cfg.BasePath,
 		JWTSecret: cfg.JWTSecret,
+		TokenKeys: cfg.TokenKeys,
 		Logger:    logger,
 		APIDocs: router.APIDocs{
 			Name:        "Fiber template API",
@@ -55,7 +56,15 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Warn("JWT_SECRET is not set and the development secret file is unusable: using a random secret for this run; tokens will not survive a restart", slog.Any("error", err))
 		} else {
 			cfg.JWTSecret = secret
-			logger.Info("JWT_SECRET is not set: using the development secret in " + devSecretFile + " (never in production)")
+		}
+	}
+	if cfg.devKeys {
+		keys, err := loadDevKeys(devKeysFile)
+		if err != nil {
+			logger.Warn("neither JWT_SIGNING_KEYS nor JWT_SECRET is set and the development keys are unusable: signing with the development secret (HS256)", slog.Any("error", err))
+		} else {
+			cfg.TokenKeys = keys
+			logger.Info("neither JWT_SIGNING_KEYS nor JWT_SECRET is set: signing with the development key in " + devKeysFile + " (never in production); its public key is at /.well-known/jwks.json")
 		}
 	}
 	db, replicas, err := database.OpenWithReplicas(ctx, cfg.DatabaseURL, cfg.DatabaseReplicaURLs, database.ReplicaConfig{Logger: logger, Pool: cfg.Pool})

@@ -1,12 +1,9 @@
 package router
 
 import (
-	"errors"
 	"net/http"
 
-	jwtware "github.com/gofiber/contrib/jwt"
 	"github.com/gofiber/fiber/v2"
-	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/token"
@@ -26,25 +23,6 @@ type TokenChecker interface {
 	CheckToken(claims *Claims) error
 }
 
-// claimsKey is the Fiber local the verifier leaves the claims under.
-const claimsKey = "router.claims"
-
-// newVerifier returns the gofiber/contrib/jwt verifier with HS256 pinned:
-// a token signed with any other algorithm, or none, is rejected.
-func newVerifier(secret []byte) fiber.Handler {
-	return jwtware.New(jwtware.Config{
-		SigningKey: jwtware.SigningKey{JWTAlg: jwtware.HS256, Key: secret},
-		Claims:     &Claims{},
-		ContextKey: claimsKey,
-		SuccessHandler: func(c *fiber.Ctx) error {
-			return nil
-		},
-		ErrorHandler: func(c *fiber.Ctx, err error) error {
-			return err
-		},
-	})
-}
-
 var (
 	errUnauthorized = problem.Declare(http.StatusUnauthorized, "unauthorized", "Unauthorized")
 	errForbidden    = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
@@ -61,17 +39,10 @@ func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
 	if claims := r.tokens.get(raw); claims != nil {
 		return r.checkToken(fc, claims)
 	}
-	if err := r.verify(fc); err != nil {
+	claims, err := r.keys.Verify(string(raw), r.cfg.TokenMaxAge)
+	if err != nil {
 		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api", error="invalid_token"`)
 		return nil, errUnauthorized.WithDetail("The bearer token is invalid or expired.")
-	}
-	token, ok := fc.Locals(claimsKey).(*jwt.Token)
-	if !ok {
-		return nil, errors.New("verified token missing from context")
-	}
-	claims, ok := token.Claims.(*Claims)
-	if !ok {
-		return nil, errors.New("verified token has unexpected claims type")
 	}
 	r.tokens.put(string(raw), claims)
 	return r.checkToken(fc, claims)

@@ -11,7 +11,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 var testSecret = []byte("test-secret-of-at-least-32-bytes!!")
@@ -38,17 +40,21 @@ func authRouter(t *testing.T, cacheSize int) *router.Router {
 	})
 }
 
+// sign signs claims as an access token (typ at+jwt) with method and key.
 func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.Claims) string {
 	t.Helper()
-	s, err := jwt.NewWithClaims(method, claims).SignedString(key)
-	if err != nil {
-		t.Fatalf("sign: %v", err)
-	}
-	return s
+	return testkit.SignJWT(t, method, key, claims, nil)
 }
 
-func claimsFor(sub string, exp time.Duration) jwt.RegisteredClaims {
-	return jwt.RegisteredClaims{Subject: sub, ExpiresAt: jwt.NewNumericDate(time.Now().Add(exp))}
+// claimsFor are the claims of an access token of sub with the role,
+// expiring in exp: every claim the router requires.
+func claimsFor(sub, role string, exp time.Duration) *router.Claims {
+	now := time.Now()
+	return &router.Claims{
+		RegisteredClaims: jwt.RegisteredClaims{Subject: sub, ID: "jti-" + sub, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(exp))},
+		Role:             role,
+		SessionID:        "sid-" + sub,
+	}
 }
 
 func withToken(t *testing.T, r *router.Router, header string) (*http.Response, []byte) {
@@ -69,7 +75,7 @@ func TestAuthRoutesVerifyHS256Tokens(t *testing.T) {
 			name = "without the token cache"
 		}
 		t.Run(name, func(t *testing.T) {
-			good := sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("user-7", time.Hour))
+			good := sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("user-7", "", time.Hour))
 			for range 2 { // the second pass is served from the cache when on
 				resp, body := withToken(t, r, "Bearer "+good)
 				if resp.StatusCode != http.StatusOK || decode[whoami](t, body).Subject != "user-7" {
@@ -94,11 +100,11 @@ func TestAuthRoutesVerifyHS256Tokens(t *testing.T) {
 				{"garbage", "Bearer not.a.token"},
 				{"alg none", "Bearer " + noneHeader + "." + parts[1] + "."},
 				{"alg none with the original signature", "Bearer " + noneHeader + "." + parts[1] + "." + parts[2]},
-				{"HS384", "Bearer " + sign(t, jwt.SigningMethodHS384, testSecret, claimsFor("u", time.Hour))},
-				{"HS512", "Bearer " + sign(t, jwt.SigningMethodHS512, testSecret, claimsFor("u", time.Hour))},
-				{"another secret", "Bearer " + sign(t, jwt.SigningMethodHS256, []byte("another-secret-entirely-0123456789"), claimsFor("u", time.Hour))},
+				{"HS384", "Bearer " + sign(t, jwt.SigningMethodHS384, testSecret, claimsFor("u", "", time.Hour))},
+				{"HS512", "Bearer " + sign(t, jwt.SigningMethodHS512, testSecret, claimsFor("u", "", time.Hour))},
+				{"another secret", "Bearer " + sign(t, jwt.SigningMethodHS256, []byte("another-secret-entirely-0123456789"), claimsFor("u", "", time.Hour))},
 				{"an edited payload", "Bearer " + parts[0] + "." + edited + "." + parts[2]},
-				{"an expired token", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("u", -time.Minute))},
+				{"an expired token", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("u", "", -time.Minute))},
 				{"a token without exp", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{Subject: "u"})},
 				{"a token not valid yet", "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{
 					Subject: "u", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)), NotBefore: jwt.NewNumericDate(time.Now().Add(time.Minute))})},
@@ -134,15 +140,15 @@ func TestCachedTokensStopWorkingWhenTheyExpire(t *testing.T) {
 	get(t, authRouter(t, 0), "/me/public")
 	synctest.Test(t, func(t *testing.T) {
 		r := authRouter(t, 0)
-		token := sign(t, jwt.SigningMethodHS256, testSecret, jwt.RegisteredClaims{
-			Subject: "u", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Minute))})
+		raw := sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("u", "", time.Minute))
 		for range 2 { // the second is served from the cache
-			if resp, body := withToken(t, r, "Bearer "+token); resp.StatusCode != http.StatusOK {
+			if resp, body := withToken(t, r, "Bearer "+raw); resp.StatusCode != http.StatusOK {
 				t.Fatalf("fresh token: status %d %s", resp.StatusCode, body)
 			}
 		}
-		time.Sleep(time.Minute)
-		resp, body := withToken(t, r, "Bearer "+token)
+		// Past exp and the clock skew the verifier allows.
+		time.Sleep(time.Minute + token.Leeway)
+		resp, body := withToken(t, r, "Bearer "+raw)
 		wantProblem(t, resp, body, http.StatusUnauthorized)
 	})
 }

@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/docs"
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // RootMessage is the body of GET {basePath}.
@@ -52,6 +54,9 @@ func (r *Router) registerBuiltins() error {
 	if err := r.registerProbes(); err != nil {
 		return err
 	}
+	if err := r.registerJWKS(); err != nil {
+		return err
+	}
 	if err := r.registerDocs(); err != nil {
 		return err
 	}
@@ -59,6 +64,30 @@ func (r *Router) registerBuiltins() error {
 		return err
 	}
 	return r.registerDevTools()
+}
+
+// jwksMaxAge is how long other services may cache the JWK Set; after a
+// rotation, a verifier that meets an unknown kid fetches it again anyway.
+const jwksMaxAge = 5 * time.Minute
+
+// registerJWKS serves the public keys of the access tokens at
+// /.well-known/jwks.json (the well-known place, never prefixed) whenever
+// the router verifies tokens: the Ed25519 keys other services verify the
+// tokens with, or none for an HS256 secret, so that the document is the
+// same in either mode.
+func (r *Router) registerJWKS() error {
+	if r.keys == nil {
+		return nil
+	}
+	set := r.keys.PublicKeys()
+	return r.add(Get("/.well-known/jwks.json", func(c *Ctx, _ *struct{}) (*token.JWKSet, error) {
+		c.Fiber().Set(fiber.HeaderCacheControl, fmt.Sprintf("public, max-age=%d", int(jwksMaxAge/time.Second)))
+		return &set, nil
+	}, Summary("Public keys of the access tokens"),
+		Description("The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each "+
+			"token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old "+
+			"ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret."),
+		Tag(systemTag), OperationID("getJWKS")))
 }
 
 var errDatabaseUnavailable = problem.Declare(http.StatusServiceUnavailable, "database_unavailable", "Database unavailable")

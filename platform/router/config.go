@@ -10,6 +10,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // APIDocs holds the documentation settings: the document's info, servers
@@ -144,6 +145,17 @@ type Config struct {
 	//
 	// Optional. Default: nil
 	JWTSecret []byte
+	// TokenKeys sign nothing here but verify the tokens on auth routes
+	// instead of JWTSecret: Ed25519 keys (their public parts served at
+	// /.well-known/jwks.json, for other services) or an HS256 secret.
+	//
+	// Optional. Default: JWTSecret as an HS256 key
+	TokenKeys *token.Keys
+	// TokenMaxAge is the longest lifetime (exp - iat) of a token the
+	// router accepts, past token.Leeway: the access token TTL.
+	//
+	// Optional. Default: 0 (any)
+	TokenMaxAge time.Duration
 	// TokenChecker, when set, checks the claims of every presented token
 	// after its signature (issuer, audience, revocation), cached or not.
 	//

@@ -36,10 +36,7 @@ func rolesRouter(t *testing.T) *router.Router {
 
 func roleToken(t *testing.T, role string) string {
 	t.Helper()
-	return "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, router.Claims{
-		RegisteredClaims: jwt.RegisteredClaims{Subject: "7", ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Minute))},
-		Role:             role,
-	})
+	return "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("7", role, time.Minute))
 }
 
 func TestRolesAreEnforcedBeforeTheInput(t *testing.T) {

@@ -77,8 +77,8 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if h == nil {
 		return nil, routeBinding{}, fmt.Errorf("nil handler")
 	}
-	if (o.auth || o.optionalAuth) && len(r.cfg.JWTSecret) == 0 {
-		return nil, routeBinding{}, fmt.Errorf("route requires auth but Config.JWTSecret is empty")
+	if (o.auth || o.optionalAuth) && r.keys == nil {
+		return nil, routeBinding{}, fmt.Errorf("route requires auth but neither Config.TokenKeys nor Config.JWTSecret is set")
 	}
 	var idem *idempotent
 	if o.idempotent {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/openapi"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // Router is the plugin once started: the Fiber application with everything
@@ -20,7 +21,8 @@ type Router struct {
 	app    *fiber.App
 	spec   *openapi.Registry
 	tokens *tokenCache
-	verify fiber.Handler
+	// keys verify the bearer tokens; nil when no route may need them.
+	keys *token.Keys
 	// bindings are the routes' bindings, handed their schemas once the
 	// spec is built.
 	bindings []routeBinding
@@ -63,8 +65,11 @@ func New(cfg Config) (*Router, error) {
 		tokens: newTokenCache(cfg.TokenCacheSize),
 		routes: make(map[string]string),
 	}
-	if len(cfg.JWTSecret) > 0 {
-		r.verify = newVerifier(cfg.JWTSecret)
+	r.keys = cfg.TokenKeys
+	if r.keys == nil && len(cfg.JWTSecret) > 0 {
+		if r.keys, err = token.NewSecret(cfg.JWTSecret); err != nil {
+			return nil, fmt.Errorf("router: Config.JWTSecret: %w", err)
+		}
 	}
 
 	if r.clientIP, err = clientip.New(clientip.Config{TrustedProxies: cfg.TrustedProxies, Header: cfg.ProxyHeader}); err != nil {

@@ -141,15 +141,19 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 	// (one never revoked) and the role the route needs.
 	claims := func(exp time.Time) *router.Claims {
 		return &router.Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: "1", Issuer: app.DefaultIssuer,
-			Audience: jwt.ClaimStrings{app.DefaultAudience}, IssuedAt: jwt.NewNumericDate(now.Add(-2 * time.Hour)),
-			ExpiresAt: jwt.NewNumericDate(exp)}, Role: "admin", SessionID: "minted"}
+			Audience: jwt.ClaimStrings{app.DefaultAudience}, IssuedAt: jwt.NewNumericDate(exp.Add(-app.DefaultAccessTokenTTL)),
+			ExpiresAt: jwt.NewNumericDate(exp), ID: "minted-jti"}, Role: "admin", SessionID: "minted"}
 	}
 	// minted signs with the service's secret a token as the service's own,
-	// valid for an hour, but for what edit changes.
+	// valid for ten minutes, but for what edit changes.
 	minted := func(edit func(c *router.Claims)) string {
-		c := claims(now.Add(time.Hour))
+		c := claims(now.Add(10 * time.Minute))
 		edit(c)
 		return mintToken(t, userTestSecret, c)
+	}
+	// mintedWith is minted with header fields set, or removed when nil.
+	mintedWith := func(header map[string]any) string {
+		return mintTokenWith(t, userTestSecret, claims(now.Add(10*time.Minute)), header)
 	}
 	unsigned, err := jwt.NewWithClaims(jwt.SigningMethodNone, claims(now.Add(time.Hour))).SignedString(jwt.UnsafeAllowNoneSignatureType)
 	if err != nil {
@@ -164,6 +168,16 @@ func testAuthFailures(t *testing.T, newDSN func(*testing.T) string) {
 		{"an expired token", map[string]string{"Authorization": "Bearer " + mintToken(t, userTestSecret, claims(now.Add(-time.Minute)))}},
 		{"a token signed with another secret", map[string]string{"Authorization": "Bearer " + mintToken(t, []byte("some-other-secret-0123456789"), claims(now.Add(time.Hour)))}},
 		{"a token without exp", map[string]string{"Authorization": "Bearer " + mintToken(t, userTestSecret, &jwt.RegisteredClaims{Subject: "1"})}},
+		// RFC 8725 and RFC 9068: correctly signed, and refused all the same.
+		{"a token living 30 years", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) {
+			c.IssuedAt, c.ExpiresAt = jwt.NewNumericDate(now), jwt.NewNumericDate(now.AddDate(30, 0, 0))
+		})}},
+		{"a token without sub", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Subject = "" })}},
+		{"a token without iat", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.IssuedAt = nil })}},
+		{"a token without jti", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.ID = "" })}},
+		{"a token with a crit header", map[string]string{"Authorization": "Bearer " + mintedWith(map[string]any{"crit": []string{"exp"}})}},
+		{"a token typed JWT, not at+jwt", map[string]string{"Authorization": "Bearer " + mintedWith(map[string]any{"typ": "JWT"})}},
+		{"a token without typ", map[string]string{"Authorization": "Bearer " + mintedWith(map[string]any{"typ": nil})}},
 		{"a token of another issuer", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Issuer = "another-service" })}},
 		{"a token without an issuer", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Issuer = "" })}},
 		{"a token for another audience", map[string]string{"Authorization": "Bearer " + minted(func(c *router.Claims) { c.Audience = jwt.ClaimStrings{"another-api"} })}},

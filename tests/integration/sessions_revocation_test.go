@@ -12,6 +12,7 @@ import (
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
+	"github.com/asapjs/fiber-template/platform/token"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -59,7 +60,7 @@ func listening(t *testing.T, db *bun.DB) (int, bool) {
 func otherInstance(t *testing.T, db *bun.DB) *sessions.Service {
 	t.Helper()
 	return sessions.New(db, repositories.NewUsers(db), sessions.Config{
-		Secret:     userTestSecret,
+		Keys:       secretKeys(t, userTestSecret),
 		Issuer:     app.DefaultIssuer,
 		Audience:   app.DefaultAudience,
 		AccessTTL:  app.DefaultAccessTokenTTL,
@@ -165,4 +166,14 @@ func TestRevocationsSurviveARestart(t *testing.T) {
 			restarted.send(t, req{method: http.MethodGet, path: "/api/users/me", token: kept}).wantStatus(t, http.StatusOK)
 		})
 	})
+}
+
+// secretKeys are the HS256 keys of secret.
+func secretKeys(t *testing.T, secret []byte) *token.Keys {
+	t.Helper()
+	keys, err := token.NewSecret(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
@@ -417,12 +418,16 @@ func (a *userAPI) adminToken(t *testing.T) string {
 	return a.login(t, testAdminEmail, testAdminPassword)
 }
 
-// mintToken signs claims with secret, as a client that knows it could.
+// mintToken signs claims with secret as an access token (typ at+jwt), as
+// a client that knows the secret could.
 func mintToken(t *testing.T, secret []byte, claims jwt.Claims) string {
 	t.Helper()
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return mintTokenWith(t, secret, claims, nil)
+}
+
+// mintTokenWith is mintToken with the header fields set, or removed when
+// nil.
+func mintTokenWith(t *testing.T, secret []byte, claims jwt.Claims, header map[string]any) string {
+	t.Helper()
+	return testkit.SignJWT(t, jwt.SigningMethodHS256, secret, claims, header)
 }

@@ -72,6 +72,66 @@ func (e HealthStatusStatus) Valid() bool {
 	}
 }
 
+// Defines values for JWKAlg.
+const (
+	EdDSA JWKAlg = "EdDSA"
+)
+
+// Valid indicates whether the value is a known member of the JWKAlg enum.
+func (e JWKAlg) Valid() bool {
+	switch e {
+	case EdDSA:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JWKCrv.
+const (
+	Ed25519 JWKCrv = "Ed25519"
+)
+
+// Valid indicates whether the value is a known member of the JWKCrv enum.
+func (e JWKCrv) Valid() bool {
+	switch e {
+	case Ed25519:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JWKKty.
+const (
+	OKP JWKKty = "OKP"
+)
+
+// Valid indicates whether the value is a known member of the JWKKty enum.
+func (e JWKKty) Valid() bool {
+	switch e {
+	case OKP:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for JWKUse.
+const (
+	Sig JWKUse = "sig"
+)
+
+// Valid indicates whether the value is a known member of the JWKUse enum.
+func (e JWKUse) Valid() bool {
+	switch e {
+	case Sig:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LoginRequestGrantType.
 const (
 	LoginRequestGrantTypePassword LoginRequestGrantType = "password"
@@ -302,6 +362,65 @@ type HealthStatusDatabase string
 
 // HealthStatusStatus Service status
 type HealthStatusStatus string
+
+// JWK defines model for JWK.
+type JWK struct {
+	// Alg The only algorithm the key verifies
+	//
+	// Example: EdDSA
+	Alg JWKAlg `json:"alg"`
+
+	// Crv Curve
+	//
+	// Example: Ed25519
+	Crv JWKCrv `json:"crv"`
+
+	// Kid Key id: the kid header of the tokens this key verifies
+	//
+	// Example: kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k
+	Kid string `json:"kid"`
+
+	// Kty Key type
+	//
+	// Example: OKP
+	Kty JWKKty `json:"kty"`
+
+	// Use Public key use: signatures
+	//
+	// Example: sig
+	Use JWKUse `json:"use"`
+
+	// X The public key, base64url
+	//
+	// Example: 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo
+	X string `json:"x"`
+}
+
+// JWKAlg The only algorithm the key verifies
+//
+// Example: EdDSA
+type JWKAlg string
+
+// JWKCrv Curve
+//
+// Example: Ed25519
+type JWKCrv string
+
+// JWKKty Key type
+//
+// Example: OKP
+type JWKKty string
+
+// JWKUse Public key use: signatures
+//
+// Example: sig
+type JWKUse string
+
+// JWKSet defines model for JWKSet.
+type JWKSet struct {
+	// Keys The public keys of the access tokens; the first signs new tokens, the others verify tokens signed before a rotation
+	Keys []JWK `json:"keys"`
+}
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
@@ -865,6 +984,13 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetJWKS Public keys of the access tokens
+	//
+	// The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret.
+	//
+	// Corresponds with GET /.well-known/jwks.json (the `GetJWKS` operationId).
+	GetJWKS(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetRoot Service status message
 	//
 	// Corresponds with GET /api (the `GetRoot` operationId).
@@ -1087,6 +1213,23 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// GetJWKS Public keys of the access tokens
+//
+// The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret.
+//
+// Corresponds with GET /.well-known/jwks.json (the `GetJWKS` operationId).
+func (c *Client) GetJWKS(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetJWKSRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // GetRoot Service status message
@@ -1580,6 +1723,33 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetJWKSRequest constructs an http.Request for the GetJWKS method
+func NewGetJWKSRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/.well-known/jwks.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewGetRootRequest constructs an http.Request for the GetRoot method
@@ -2513,6 +2683,15 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetJWKSWithResponse Public keys of the access tokens
+	//
+	// The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /.well-known/jwks.json (the `GetJWKS` operationId).
+	GetJWKSWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetJWKSResponse, error)
+
 	// GetRootWithResponse Service status message
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2757,6 +2936,75 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
+}
+
+// GetJWKSResponse503Headers the declared response headers of an HTTP 503 response for GetJWKS
+type GetJWKSResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetJWKSResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *JWKSet
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetJWKSResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetJWKSResponse) GetJSON200() *JWKSet {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetJWKSResponse) GetApplicationproblemJSON431() *Problem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetJWKSResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetJWKSResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetJWKSResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetJWKSResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetJWKSResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetJWKSResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // GetRootResponse503Headers the declared response headers of an HTTP 503 response for GetRoot
@@ -4615,6 +4863,21 @@ func (r GetReadyzResponse) ContentType() string {
 	return ""
 }
 
+// GetJWKSWithResponse Public keys of the access tokens
+//
+// The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /.well-known/jwks.json (the `GetJWKS` operationId).
+func (c *ClientWithResponses) GetJWKSWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetJWKSResponse, error) {
+	rsp, err := c.GetJWKS(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetJWKSResponse(rsp)
+}
+
 // GetRootWithResponse Service status message
 //
 // Returns a wrapper object for the known response body format(s).
@@ -5020,6 +5283,66 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseGetReadyzResponse(rsp)
+}
+
+// ParseGetJWKSResponse parses an HTTP response from a GetJWKSWithResponse call
+func ParseGetJWKSResponse(rsp *http.Response) (*GetJWKSResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetJWKSResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest JWKSet
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetJWKSResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseGetRootResponse parses an HTTP response from a GetRootWithResponse call
