@@ -38,6 +38,10 @@ func streamRouter(t *testing.T) string {
 		BasePath:  "/api",
 		BodyLimit: streamLimit,
 		JWTSecret: testSecret,
+		// Shorter than testkit's wait for the shutdown, so that a
+		// connection a loaded machine left mid-request cannot hold it.
+		ReadTimeout: 8 * time.Second,
+		IdleTimeout: time.Second,
 		Controllers: []router.Controller{router.Group{Path: "/uploads", Declared: []router.Route{
 			router.Post("/", accept),
 			router.Put("/private", accept, router.Auth()),
