@@ -65,7 +65,7 @@ func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Atte
 		return nil, err
 	}
 	a := &Attempt{t: t, id: id, email: email, address: address}
-	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow), id)
+	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow))
 	if err != nil {
 		return nil, a.Abandon(ctx, err)
 	}

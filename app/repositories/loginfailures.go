@@ -22,13 +22,16 @@ func NewLoginFailures(db bun.IDB) *LoginFailures {
 }
 
 // Recent returns how many logins for email from address failed after
-// since, counting only those recorded up to the failure with id upTo
-// (attempts sent at once are ordered by their ids, so the earliest of them
-// pass and the rest are refused), and when the oldest of them failed.
-func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time, upTo int64) (int, time.Time, error) {
+// since, and when the oldest of them failed. It counts every failure it
+// can see, not only those recorded before a given one: ids are handed out
+// before their rows commit, so an attempt that counted only the failures
+// with a smaller id could miss one that commits after it counts, and of
+// attempts sent at once more than the limit could pass. Counting them all,
+// each attempt that passes has seen every attempt that passed before it.
+func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time) (int, time.Time, error) {
 	var rows []models.LoginFailure
 	if err := r.db.NewSelect().Model(&rows).Column("failed_at").
-		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).Where("id <= ?", upTo).
+		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).
 		Order("failed_at").
 		Scan(ctx); err != nil {
 		return 0, time.Time{}, fmt.Errorf("select login failures: %w", err)
