@@ -105,15 +105,13 @@ func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) err
 	case !claimed:
 		return replay(fc, rec)
 	}
-	completed := false
+	// Until the handler has succeeded, an error or a panic releases the
+	// key for a retry; once it has, the key is never released here, as
+	// the work is done.
+	succeeded := false
 	defer func() {
-		// An error or a panic: the key is released for a retry.
-		if !completed {
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Context()), 5*time.Second)
-			defer cancel()
-			if err := s.store.Release(ctx, claim.ID); err != nil {
-				s.logger.ErrorContext(ctx, "release an idempotency key", "route", s.route, "err", err)
-			}
+		if !succeeded {
+			s.release(c.Context(), claim.ID)
 		}
 	}()
 	if err := answer(); err != nil {
@@ -123,6 +121,7 @@ func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) err
 	if res.StatusCode() < 200 || res.StatusCode() > 299 {
 		return nil
 	}
+	succeeded = true
 	kept := idempotency.Record{Status: res.StatusCode(), Body: append([]byte(nil), res.Body()...)}
 	header := map[string]string{}
 	for _, name := range replayedHeaders {
@@ -134,13 +133,20 @@ func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) err
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Context()), 5*time.Second)
 	defer cancel()
 	if err := s.store.Complete(ctx, claim.ID, kept); err != nil {
-		// The answer stands; the key stays claimed until its lease ends,
-		// when a retry runs again.
+		// The answer stands, and the key stays claimed: a retry is a 409
+		// until the lease ends, not a second run at once.
 		s.logger.ErrorContext(ctx, "keep an idempotent answer", "route", s.route, "err", err)
-		return nil
 	}
-	completed = true
 	return nil
+}
+
+// release forgets the claim id, even when the request's context is done.
+func (s *idempotent) release(parent context.Context, id string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), 5*time.Second)
+	defer cancel()
+	if err := s.store.Release(ctx, id); err != nil {
+		s.logger.ErrorContext(ctx, "release an idempotency key", "route", s.route, "err", err)
+	}
 }
 
 // replay writes a kept answer.

@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,10 +13,12 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// keyStore is an idempotency.Store in a map, enough for one process.
+// keyStore is an idempotency.Store in a map, enough for one process;
+// with failComplete, Complete fails as a database that went away would.
 type keyStore struct {
-	mu   sync.Mutex
-	recs map[string]idempotency.Record
+	mu           sync.Mutex
+	recs         map[string]idempotency.Record
+	failComplete bool
 }
 
 func (s *keyStore) Claim(_ context.Context, c idempotency.Claim) (idempotency.Record, bool, error) {
@@ -31,6 +34,9 @@ func (s *keyStore) Claim(_ context.Context, c idempotency.Claim) (idempotency.Re
 func (s *keyStore) Complete(_ context.Context, id string, rec idempotency.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failComplete {
+		return errors.New("the store is gone")
+	}
 	rec.Fingerprint, rec.Done = s.recs[id].Fingerprint, true
 	s.recs[id] = rec
 	return nil
@@ -53,12 +59,17 @@ type createThing struct {
 // and a create named "slow" says it started, then waits for release; one
 // named "fail" fails.
 func idempotentRouter(t *testing.T, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
+	return idempotentRouterOn(t, &keyStore{recs: map[string]idempotency.Record{}}, started, release)
+}
+
+// idempotentRouterOn is idempotentRouter on store.
+func idempotentRouterOn(t *testing.T, store *keyStore, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
 	var (
 		mu      sync.Mutex
 		created int
 	)
 	r := newRouter(t, router.Config{
-		Idempotency: &keyStore{recs: map[string]idempotency.Record{}},
+		Idempotency: store,
 		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
 			router.Post("/", func(c *router.Ctx, in *createThing) (*versioned, error) {
 				switch in.Body.Name {
@@ -136,6 +147,17 @@ func TestIdempotentRetryWhileTheFirstRuns(t *testing.T) {
 	close(release)
 	if first := <-done; first.StatusCode != http.StatusCreated || res.StatusCode != http.StatusConflict || created() != 1 {
 		t.Fatalf("first %d, retry while it ran %d, %d created; want 201, 409, one", first.StatusCode, res.StatusCode, created())
+	}
+}
+
+func TestAnAnswerTheStoreCouldNotKeepIsNotRunAgain(t *testing.T) {
+	t.Parallel()
+	r, created := idempotentRouterOn(t, &keyStore{recs: map[string]idempotency.Record{}, failComplete: true}, nil, nil)
+	if res, _ := postThing(t, r, "k1", `{"name":"a"}`); res.StatusCode != http.StatusCreated {
+		t.Fatalf("first: %d, want the create's 201 though its answer could not be kept", res.StatusCode)
+	}
+	if res, _ := postThing(t, r, "k1", `{"name":"a"}`); res.StatusCode != http.StatusConflict || created() != 1 {
+		t.Fatalf("retry: %d, %d created; want a 409 and the one create, not a second", res.StatusCode, created())
 	}
 }
 
