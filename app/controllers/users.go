@@ -117,7 +117,7 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("patchUser"),
 			router.Auth(),
 			router.IfMatch(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrEditConflict)),
 		router.Delete("/:id/sessions", c.endSessions,
 			router.Summary("End every session of a user"),
 			router.Description("Ends every session of the user: its refresh tokens and access tokens stop working on "+
@@ -297,7 +297,7 @@ func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 
 // patchAttempts is how many times a patch without If-Match is applied
 // when another write changes the user between its read and its write.
-const patchAttempts = 3
+const patchAttempts = 5
 
 func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 	if !callerOf(rc).mayAct(in.ID) {
@@ -321,8 +321,12 @@ func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 		// written only over that version.
 		u, err := c.replace(rc, ctx, old, body, []int64{old.Version})
 		var stale *repositories.StaleError
-		if errors.As(err, &stale) && versions == nil && attempt < patchAttempts {
-			continue
+		if errors.As(err, &stale) && versions == nil {
+			if attempt < patchAttempts {
+				continue
+			}
+			// No precondition was sent: not a 412.
+			return nil, ErrEditConflict.WithDetail("The user kept changing while the patch was applied; send it again.")
 		}
 		if err != nil {
 			return nil, conditionalError(rc, err)

@@ -2,9 +2,12 @@ package router
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/clientip"
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
@@ -60,16 +64,26 @@ type idempotent struct {
 	// margin for writing the answer.
 	lease  time.Duration
 	logger *slog.Logger
+	// secret keys the fingerprints: derived from the token keys, which
+	// every instance shares, or random for a router without them.
+	secret []byte
 }
 
-func newIdempotent(r *Router, method, path string) *idempotent {
+func newIdempotent(r *Router, method, path string) (*idempotent, error) {
+	secret := make([]byte, 32)
+	if r.keys != nil {
+		secret = r.keys.Seed("idempotency fingerprints")
+	} else if _, err := rand.Read(secret); err != nil {
+		return nil, fmt.Errorf("idempotency secret: %w", err)
+	}
 	return &idempotent{
+		secret: secret,
 		store:  r.cfg.Idempotency,
 		route:  method + " " + path,
 		ttl:    r.cfg.IdempotencyTTL,
 		lease:  r.cfg.RequestTimeout + 5*time.Second,
 		logger: r.cfg.Logger,
-	}
+	}, nil
 }
 
 // run answers a request that carries an Idempotency-Key: it claims the key
@@ -81,13 +95,15 @@ func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) err
 	if err != nil {
 		return err
 	}
-	caller := ""
+	// An anonymous caller's keys are its address's: a client elsewhere
+	// cannot replay, squat on or probe them.
+	caller := "anonymous " + clientip.Key(clientip.From(fc))
 	if c.claims != nil {
-		caller = c.claims.Subject
+		caller = "subject " + c.claims.Subject
 	}
 	claim := idempotency.Claim{
 		ID:          digest(caller, s.route, key),
-		Fingerprint: fingerprint(in, fc),
+		Fingerprint: s.fingerprint(in, fc),
 		Now:         time.Now(),
 		Lease:       s.lease,
 		TTL:         s.ttl,
@@ -221,12 +237,15 @@ func digest(parts ...string) string {
 
 // fingerprint digests a request: its bound input (path, query and body as
 // the handler sees them), or its raw body when the input cannot be written
-// as JSON.
-func fingerprint(in any, fc *fiber.Ctx) string {
+// as JSON. It is an HMAC with the router's secret, not a bare hash: the
+// input may hold a password, and the stored fingerprint must not let
+// anyone who reads the table test guesses of it.
+func (s *idempotent) fingerprint(in any, fc *fiber.Ctx) string {
 	b, err := json.Marshal(in)
 	if err != nil {
 		b = fc.Request().Body()
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	mac := hmac.New(sha256.New, s.secret)
+	mac.Write(b)
+	return hex.EncodeToString(mac.Sum(nil))
 }

@@ -88,7 +88,10 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if r.cfg.Idempotency == nil {
 			return nil, routeBinding{}, fmt.Errorf("route is Idempotent but Config.Idempotency is nil")
 		}
-		idem = newIdempotent(r, method, fullPath)
+		var err error
+		if idem, err = newIdempotent(r, method, fullPath); err != nil {
+			return nil, routeBinding{}, err
+		}
 	}
 	outType := reflect.TypeFor[Out]()
 	if outType == reflect.TypeFor[NoContent]() {

@@ -484,6 +484,7 @@ export interface components {
          *
          *     - `busy` (503): Too busy
          *     - `database_unavailable` (503): Database unavailable
+         *     - `edit_conflict` (409): Edit conflict
          *     - `email_taken` (409): Email already taken
          *     - `forbidden` (403): Forbidden
          *     - `headers_too_large` (431): Request headers too large
@@ -504,7 +505,7 @@ export interface components {
          *     - `user_not_found` (404): User not found
          * @enum {string}
          */
-        ProblemCode: "busy" | "database_unavailable" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "session_not_found" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
+        ProblemCode: "busy" | "database_unavailable" | "edit_conflict" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "session_not_found" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
         RefreshRequest: {
             /**
              * @description OAuth2 grant type: refresh_token, the only one accepted here
@@ -2867,7 +2868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Email already taken / Last active admin */
+            /** @description Email already taken / Last active admin / Edit conflict */
             409: {
                 headers: {
                     [name: string]: unknown;
