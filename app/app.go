@@ -88,6 +88,17 @@ type Options struct {
 	//
 	// Optional. Default: database.CountAuto(database.DefaultCountBudget)
 	Count database.CountStrategy
+	// CountMaxAge is how long a list's count travels with its cursors
+	// (see database.WithCountMaxAge); a negative age counts every page.
+	//
+	// Optional. Default: database.DefaultCountMaxAge
+	CountMaxAge time.Duration
+	// Reads routes the lists' counts and estimates where their pages go:
+	// the *database.Replicas that db resolves reads with, when it has
+	// read replicas.
+	//
+	// Optional. Default: none (the estimate runs on db's primary)
+	Reads bun.ConnResolver
 }
 
 // Defaults of the Options.
@@ -180,7 +191,10 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	// Every list pages by the same cursors and counts the same way.
-	list := []database.Option{database.WithCursors(cursors), database.WithCount(opts.Count)}
+	list := []database.Option{database.WithCursors(cursors), database.WithCount(opts.Count), database.WithReads(opts.Reads)}
+	if opts.CountMaxAge != 0 {
+		list = append(list, database.WithCountMaxAge(opts.CountMaxAge))
+	}
 	users := repositories.NewUsers(db, list...)
 	logger := cfg.Logger
 	if logger == nil {

@@ -69,13 +69,16 @@ func (c *Users) Routes() []router.Route {
 			router.Use(c.limit...)),
 		router.Get("/", c.list,
 			router.Summary("List users"),
-			router.Description("Lists users by id, a page at a time, optionally filtered by role, active flag and a text "+
-				"that the name or email contains. has_next is always exact; total_elements and max_page are exact when "+
-				"total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, "+
-				"follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are "+
-				"neither repeated nor skipped."),
+			router.Description("Lists users a page at a time, by id or in the order of sort (creation time, name or "+
+				"email, either way), optionally filtered by role, active flag and a text that the name or email contains. "+
+				"has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate "+
+				"or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or "+
+				"the Link header's rel=\"next\"): the next page is found by its keys, with no offset, so rows inserted "+
+				"meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page "+
+				"counted, while that count is recent."),
 			router.OperationID("listUsers"),
-			router.Roles(models.RoleAdmin)),
+			router.Roles(models.RoleAdmin),
+			router.Sort(models.SortKeys...)),
 		router.Get("/me", c.me,
 			router.Summary("Get the caller"),
 			router.Description("Returns the user the bearer token belongs to."),
@@ -213,7 +216,7 @@ func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User]
 		Role:   in.Role,
 		Query:  in.Q,
 		Active: in.Active,
-	}, rc.Paging(), in.Cursor)
+	}, rc.Paging(), rc.Sort(), in.Cursor)
 	if err != nil {
 		return nil, userError(err)
 	}

@@ -28,16 +28,22 @@ type User struct {
 	Version int64 `bun:"version,notnull,nullzero,default:1"`
 }
 
-// Indexes declares the indexes the list filters use, as the migrations
-// create them: role and active, and on PostgreSQL trigram indexes on the
-// lowered name and email for the q search (LIKE '%text%').
+// Indexes declares the indexes the list uses, as the migrations create
+// them: role and active for the filters; created_at and name, each with
+// the id, for the sorts (email's unique index serves its own); and on
+// PostgreSQL trigram indexes on the lowered name and email for the q
+// search (LIKE '%text%').
 func (*User) Indexes() []database.Index {
 	trigram := func(column string) database.Index {
 		return database.Index{Name: "users_" + column + "_trgm_idx", Expression: "lower(" + column + ")",
 			Using: "gin", OpClass: "gin_trgm_ops", Extension: "pg_trgm"}
 	}
-	return []database.Index{{Columns: []string{"role"}}, {Columns: []string{"active"}}, trigram("name"), trigram("email")}
+	return []database.Index{{Columns: []string{"role"}}, {Columns: []string{"active"}},
+		{Columns: []string{"created_at", "id"}}, {Columns: []string{"name", "id"}}, trigram("name"), trigram("email")}
 }
+
+// SortKeys are the columns the users list may be sorted by.
+var SortKeys = []string{"created_at", "name", "email"}
 
 // Roles a user can have.
 const (

@@ -89,11 +89,12 @@ func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, err
 	return u, nil
 }
 
-// List returns one page of the users f selects, ordered by id so that the
-// pages partition the result: page p, or with a cursor (the next_cursor of
-// a page of the same filters) the page after that one, found by id. A bad
+// List returns one page of the users f selects, in the order of sort
+// (models.SortKeys), ties and no sort by id, so that the pages partition
+// the result: page p, or with a cursor (the next_cursor of a page of the
+// same filters and sort) the page after that one, found by its keys. A bad
 // cursor is a *paging.FieldError naming "cursor".
-func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, cursor string) (paging.Page[models.User], error) {
+func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, sort []paging.SortKey, cursor string) (paging.Page[models.User], error) {
 	q := r.db.NewSelect().Model((*models.User)(nil))
 	if f.Role != "" {
 		q = q.Where("role = ?", f.Role)
@@ -105,7 +106,7 @@ func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, cursor 
 		pattern := containsPattern(strings.ToLower(f.Query))
 		q = q.Where("(LOWER(name) LIKE ? ESCAPE '"+likeEscape+"' OR LOWER(email) LIKE ? ESCAPE '"+likeEscape+"')", pattern, pattern)
 	}
-	opts := append(slices.Clip(r.listing), database.WithKeyset("id"), database.WithCursor(cursor))
+	opts := append(slices.Clip(r.listing), database.WithKeyset("id"), database.WithSort(sort...), database.WithCursor(cursor))
 	page, err := database.Paginate[models.User](ctx, q, p, opts...)
 	if err != nil {
 		return page, fmt.Errorf("list users: %w", err)

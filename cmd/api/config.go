@@ -48,6 +48,9 @@ type config struct {
 	// PagingCountBudget is how long a list may count its total exactly
 	// before it answers an estimate.
 	PagingCountBudget time.Duration
+	// PagingCountMaxAge is how long a list's count travels with its
+	// cursors; 0 counts every page.
+	PagingCountMaxAge time.Duration
 	// RequestTimeout is the deadline of every request's context.
 	RequestTimeout time.Duration
 	// IdempotencyTTL is how long an Idempotency-Key's answer is kept.
@@ -121,6 +124,10 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	budget := envOr(lookupEnv, "PAGING_COUNT_BUDGET", "25ms")
 	if cfg.PagingCountBudget, err = time.ParseDuration(budget); err != nil || cfg.PagingCountBudget < 0 {
 		return cfg, fmt.Errorf("PAGING_COUNT_BUDGET must be a duration such as 25ms, or 0 to never count exactly, got %q", budget)
+	}
+	maxAge := envOr(lookupEnv, "PAGING_COUNT_MAX_AGE", "1m")
+	if cfg.PagingCountMaxAge, err = time.ParseDuration(maxAge); err != nil || cfg.PagingCountMaxAge < 0 {
+		return cfg, fmt.Errorf("PAGING_COUNT_MAX_AGE must be a duration such as 1m, or 0 to count every page, got %q", maxAge)
 	}
 	cfg.PagingCursorSecret = []byte(getenv("PAGING_CURSOR_SECRET"))
 	if err := loadLimits(&cfg, lookupEnv); err != nil {
@@ -371,6 +378,7 @@ func settings() []setting {
 		{Name: "DATABASE_REPLICA_URLS", Meaning: "comma-separated postgres:// DSNs of read replicas of DATABASE_URL"},
 		{Name: "MIGRATE_LOCK_TIMEOUT", Default: "60s", Meaning: "how long a start or migrate waits while another instance migrates"},
 		{Name: "PAGING_COUNT_BUDGET", Default: "25ms", Meaning: "how long a list may count its rows exactly before it answers an estimate; 0 never counts exactly"},
+		{Name: "PAGING_COUNT_MAX_AGE", Default: "1m", Meaning: "how long the pages reached by cursor reuse the total their list's first page counted; 0 counts every page"},
 		{Name: "PAGING_CURSOR_SECRET", Meaning: "signs the list cursors; empty derives their key from JWT_SECRET"},
 	}
 }

@@ -92,6 +92,14 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	}
 	opts := accountOptions(ctx, cfg)
 	opts.CursorSecret, opts.Count = cfg.PagingCursorSecret, database.CountAuto(cfg.PagingCountBudget)
+	opts.CountMaxAge = cfg.PagingCountMaxAge
+	if opts.CountMaxAge == 0 {
+		opts.CountMaxAge = -1
+	}
+	if replicas != nil {
+		// A list's count and estimate go where its page goes.
+		opts.Reads = replicas
+	}
 	rcfg := routerConfig(cfg, logger)
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
 	if cfg.Metrics {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
 )
 
@@ -137,6 +136,9 @@ func (k known) total() (int, bool) {
 type counter struct {
 	db   *bun.DB
 	base *bun.SelectQuery
+	// reads, when set, routes the reads of db: the estimate goes where it
+	// sends base, as the count and the page go.
+	reads bun.ConnResolver
 	// sql is base rendered, made on first use.
 	sql string
 }
@@ -153,14 +155,34 @@ func (c *counter) render() (string, error) {
 	return c.sql, nil
 }
 
-// count finds the total with strategy s, knowing k.
-func (c *counter) count(ctx context.Context, s CountStrategy, k known) (total int, exact bool, err error) {
-	if n, ok := k.total(); ok {
-		return n, true, nil
+// tally is what a count query found, before the page is known: n rows,
+// exactly or as an estimate (0 when the strategy counts nothing).
+type tally struct {
+	n     int
+	exact bool
+	err   error
+}
+
+// total is the page's total from t: an estimate or a lower bound is raised
+// to what the page shows.
+func (t tally) total(k known) (int, bool) {
+	if t.exact {
+		return t.n, true
 	}
+	return max(t.n, k.lowerBound()), false
+}
+
+// tally counts with strategy s. It needs nothing of the page, so it may
+// run beside the page's query.
+func (c *counter) tally(ctx context.Context, s CountStrategy) tally {
+	n, exact, err := c.query(ctx, s)
+	return tally{n: n, exact: exact, err: err}
+}
+
+func (c *counter) query(ctx context.Context, s CountStrategy) (int, bool, error) {
 	switch s.kind {
 	case countNone:
-		return k.lowerBound(), false, nil
+		return 0, false, nil
 	case countExact:
 		n, err := c.base.Count(ctx)
 		if err != nil {
@@ -168,15 +190,15 @@ func (c *counter) count(ctx context.Context, s CountStrategy, k known) (total in
 		}
 		return int(n), true, nil
 	case countCapped:
-		return c.capped(ctx, s.cap, k)
+		return c.capped(ctx, s.cap)
 	case countEstimate:
-		return c.estimate(ctx, k)
+		return c.estimate(ctx, s.memo)
 	}
-	return c.auto(ctx, s.autoBudget(), s.memo, k)
+	return c.auto(ctx, s.autoBudget(), s.memo)
 }
 
 // capped counts at most n+1 rows.
-func (c *counter) capped(ctx context.Context, n int, k known) (int, bool, error) {
+func (c *counter) capped(ctx context.Context, n int) (int, bool, error) {
 	var got int
 	err := c.db.NewSelect().ColumnExpr("count(*)").
 		TableExpr("(?) AS capped", c.base.Clone().Limit(int64(n)+1)).
@@ -184,17 +206,14 @@ func (c *counter) capped(ctx context.Context, n int, k known) (int, bool, error)
 	if err != nil {
 		return 0, false, fmt.Errorf("count at most %d: %w", n, err)
 	}
-	if got <= n {
-		return got, true, nil
-	}
-	return max(got, k.lowerBound()), false, nil
+	return got, got <= n, nil
 }
 
 // auto counts exactly within budget, or estimates; memo, when not nil,
 // skips the queries that ran out of budget lately.
-func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMemo, k known) (int, bool, error) {
+func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMemo) (int, bool, error) {
 	if budget <= 0 {
-		return c.estimate(ctx, k)
+		return c.estimate(ctx, memo)
 	}
 	sql, err := c.render()
 	if err != nil {
@@ -202,7 +221,7 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 	}
 	key := memoKey{db: c.db, sql: sql}
 	if memo.recent(key, time.Now()) {
-		return c.estimate(ctx, k)
+		return c.estimate(ctx, memo)
 	}
 	n, ok, err := c.within(ctx, budget)
 	if err != nil {
@@ -212,36 +231,14 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 		return n, true, nil
 	}
 	memo.add(key, time.Now())
-	return c.estimate(ctx, k)
+	return c.estimate(ctx, memo)
 }
 
-// pgQueryCanceled is the SQLSTATE of a statement stopped by
-// statement_timeout.
-const pgQueryCanceled = "57014"
-
 // within counts exactly unless it takes longer than budget, which reports
-// ok false.
+// ok false. The count is one statement, with no transaction of its own: on
+// PostgreSQL the driver cancels it on the server when its context ends,
+// and SQLite stops at the context's end by itself.
 func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
-	if DialectOfDB(c.db) == Postgres {
-		// statement_timeout has millisecond resolution, and 0 turns it off.
-		ms := strconv.FormatInt(max(budget.Milliseconds(), 1), 10)
-		err := c.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			if _, err := tx.ExecContext(ctx, "SET LOCAL statement_timeout = "+ms); err != nil {
-				return fmt.Errorf("set the count budget: %w", err)
-			}
-			got, err := c.base.Clone().Conn(tx).Count(ctx)
-			n = int(got)
-			return err
-		})
-		var pgErr *pgconn.PgError
-		switch {
-		case errors.As(err, &pgErr) && pgErr.Code == pgQueryCanceled && ctx.Err() == nil:
-			return 0, false, nil
-		case err != nil:
-			return 0, false, fmt.Errorf("count within %s: %w", budget, err)
-		}
-		return n, true, nil
-	}
 	cctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	got, err := c.base.Count(cctx)

@@ -5,30 +5,50 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"time"
+
+	"github.com/uptrace/bun"
 )
 
-// estimate returns the planner's row estimate of the query, raised to the
-// lower bound the page shows; never exact. SQLite keeps no row estimate,
-// so there it is the lower bound alone.
-func (c *counter) estimate(ctx context.Context, k known) (int, bool, error) {
+// estimateTTL is how long a strategy's memo keeps a query's estimate: the
+// planner's statistics change slowly, and one EXPLAIN per query and
+// instance every few seconds is cheap where one per request is not.
+const estimateTTL = 10 * time.Second
+
+// estimate returns the planner's row estimate of the query (never exact),
+// from memo when it holds a fresh one. SQLite keeps no row estimate: there
+// it is 0, which the page's lower bound raises.
+func (c *counter) estimate(ctx context.Context, memo *budgetMemo) (int, bool, error) {
 	if DialectOfDB(c.db) != Postgres {
-		return k.lowerBound(), false, nil
+		return 0, false, nil
 	}
 	sql, err := c.render()
 	if err != nil {
 		return 0, false, err
 	}
-	// The embedded *sql.DB runs the text as it is: Bun's own methods would
-	// read any ? in the rendered values as a placeholder.
+	key, now := memoKey{db: c.db, sql: sql}, time.Now()
+	if n, ok := memo.estimate(key, now); ok {
+		return n, false, nil
+	}
+	// The text runs as it is, on the connection base's reads go to: Bun's
+	// query methods would read any ? in the rendered values as a
+	// placeholder.
+	var conn bun.IConn = c.db.DB
+	if c.reads != nil {
+		if r := c.reads.ResolveConn(ctx, c.base); r != nil {
+			conn = r
+		}
+	}
 	var plan []byte
-	if err := c.db.DB.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+sql).Scan(&plan); err != nil {
+	if err := conn.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+sql).Scan(&plan); err != nil {
 		return 0, false, fmt.Errorf("estimate the count: %w", err)
 	}
 	rows, err := planRows(plan)
 	if err != nil {
 		return 0, false, fmt.Errorf("estimate the count: %w", err)
 	}
-	return max(rows, k.lowerBound()), false, nil
+	memo.keepEstimate(key, rows, now.Add(estimateTTL))
+	return rows, false, nil
 }
 
 // planRows reads the top node's row estimate from EXPLAIN (FORMAT JSON).

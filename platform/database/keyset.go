@@ -5,22 +5,33 @@ import (
 	"encoding/base64"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// keyset pages one query by the values of its columns.
+// keyset pages one query by the values of its keys.
 type keyset struct {
-	columns []string
-	fields  []*schema.Field
+	keys   []paging.SortKey
+	fields []*schema.Field
+	// sqlite compares times as the text SQLite keeps them in.
+	sqlite bool
+	// table is the model's table, and unique the indexes in keys of the
+	// columns that identify a row: a cursor too long for every key's
+	// value holds theirs alone.
+	table  string
+	unique []int
 }
 
-// newKeyset resolves the keyset columns against the model T. A column may
-// be qualified ("u.id"); its field is the one with the unqualified name.
-func newKeyset[T any](db *bun.DB, columns []string) (*keyset, error) {
+// newKeyset resolves the keys against the model T. A column may be
+// qualified ("u.id"); its field is the one with the unqualified name. A
+// key's column may not hold NULL, which no row comparison can order past.
+func newKeyset[T any](db *bun.DB, keys []paging.SortKey, unique []string) (*keyset, error) {
 	t := reflect.TypeFor[T]()
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -29,46 +40,147 @@ func newKeyset[T any](db *bun.DB, columns []string) (*keyset, error) {
 		return nil, fmt.Errorf("keyset paging needs a struct model, not %s", t)
 	}
 	table := db.Table(t)
-	ks := &keyset{columns: columns, fields: make([]*schema.Field, len(columns))}
-	for i, col := range columns {
-		name := col[strings.LastIndexByte(col, '.')+1:]
+	ks := &keyset{keys: keys, fields: make([]*schema.Field, len(keys)), sqlite: DialectOfDB(db) == SQLite, table: table.Name}
+	for i, k := range keys {
+		name := k.Column[strings.LastIndexByte(k.Column, '.')+1:]
 		f := columnOf(table, name)
 		if f == nil {
-			return nil, fmt.Errorf("keyset column %q is not a column of %s", col, table.Name)
+			return nil, fmt.Errorf("keyset column %q is not a column of %s", k.Column, table.Name)
+		}
+		if f.IsPtr || (f.NullZero && !f.NotNull && !f.IsPK) {
+			return nil, fmt.Errorf("keyset column %q of %s may be NULL, which a keyset cannot page past", k.Column, table.Name)
 		}
 		ks.fields[i] = f
+		if slices.Contains(unique, k.Column) {
+			ks.unique = append(ks.unique, i)
+		}
 	}
 	return ks, nil
 }
 
-// digest identifies the list a cursor belongs to: the base query's SQL,
-// filter values included, and the keyset columns.
-func (ks *keyset) digest(sql string) string {
-	sum := sha256.Sum256([]byte(sql + "\x00" + strings.Join(ks.columns, ",")))
-	return base64.RawURLEncoding.EncodeToString(sum[:12])
+// rowKey returns, of a row's values of the keys, those of its unique
+// columns.
+func (ks *keyset) rowKey(values []any) []any {
+	out := make([]any, len(ks.unique))
+	for i, k := range ks.unique {
+		out[i] = values[k]
+	}
+	return out
 }
 
-// order orders q by the columns, ascending.
-func (ks *keyset) order(q *bun.SelectQuery) *bun.SelectQuery {
-	for _, col := range ks.columns {
-		q = q.OrderExpr("? ASC", bun.Ident(col))
+// row selects the row whose unique columns have the values key.
+func (ks *keyset) row(db *bun.DB, key []any) *bun.SelectQuery {
+	q := db.NewSelect().TableExpr("? AS keyset_row", bun.Ident(ks.table))
+	for i, k := range ks.unique {
+		q = q.Where("keyset_row.? = ?", bun.Ident(ks.fields[k].Name), key[i])
 	}
 	return q
 }
 
-// after keeps the rows of q that come after the values: a row comparison,
-// which PostgreSQL and SQLite both evaluate column by column.
+// afterRow keeps the rows of q that come after the row whose unique
+// columns have the values key, by its values of the keys as they are now.
+func (ks *keyset) afterRow(db *bun.DB, q *bun.SelectQuery, key []any) (*bun.SelectQuery, error) {
+	if len(key) != len(ks.unique) {
+		return nil, fmt.Errorf("the cursor has %d keys for %d columns", len(key), len(ks.unique))
+	}
+	values := make([]any, len(ks.keys))
+	for i, f := range ks.fields {
+		values[i] = subquery{ks.row(db, key).ColumnExpr("keyset_row.?", bun.Ident(f.Name))}
+	}
+	return ks.after(q, values)
+}
+
+// subquery appends a query in parentheses, as a value.
+type subquery struct{ q *bun.SelectQuery }
+
+func (s subquery) AppendQuery(gen schema.QueryGen, b []byte) ([]byte, error) {
+	b = append(b, '(')
+	b, err := s.q.AppendQuery(gen, b)
+	return append(b, ')'), err
+}
+
+// keysOf is the order of a list sorted by sort and made unique by the
+// columns of unique: the sort keys, then each column of unique that they do
+// not name, in the direction of the last sort key, so that one index on
+// (key, id) serves a key both ways.
+func keysOf(sort []paging.SortKey, unique []string) []paging.SortKey {
+	keys := slices.Clip(sort)
+	desc := len(sort) > 0 && sort[len(sort)-1].Desc
+	for _, col := range unique {
+		if !slices.ContainsFunc(sort, func(k paging.SortKey) bool { return k.Column == col }) {
+			keys = append(keys, paging.SortKey{Column: col, Desc: desc})
+		}
+	}
+	return keys
+}
+
+// digest identifies the list a cursor belongs to: the base query's SQL,
+// filter values included, and the keys with their directions.
+func (ks *keyset) digest(sql string) string {
+	h := sha256.New()
+	h.Write([]byte(sql))
+	for _, k := range ks.keys {
+		h.Write([]byte("\x00" + k.String()))
+	}
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
+}
+
+// order orders q by the keys.
+func (ks *keyset) order(q *bun.SelectQuery) *bun.SelectQuery {
+	for _, k := range ks.keys {
+		if k.Desc {
+			q = q.OrderExpr("? DESC", bun.Ident(k.Column))
+		} else {
+			q = q.OrderExpr("? ASC", bun.Ident(k.Column))
+		}
+	}
+	return q
+}
+
+// after keeps the rows of q that come after the values in the keys'
+// order. Keys all in one direction are one row comparison, which both
+// databases evaluate column by column and PostgreSQL answers from an
+// index on the columns; mixed directions are spelled out: a row is after
+// when it is after on a key and equal on every key before it.
 func (ks *keyset) after(q *bun.SelectQuery, values []any) (*bun.SelectQuery, error) {
-	if len(values) != len(ks.columns) {
-		return nil, fmt.Errorf("the cursor has %d keys for %d columns", len(values), len(ks.columns))
+	if len(values) != len(ks.keys) {
+		return nil, fmt.Errorf("the cursor has %d keys for %d columns", len(values), len(ks.keys))
 	}
-	args := make([]any, 0, 2*len(values))
-	for _, col := range ks.columns {
-		args = append(args, bun.Ident(col))
+	if ks.sqlite {
+		values = slices.Clone(values)
+		for i, v := range values {
+			if t, ok := v.(time.Time); ok {
+				values[i] = sqliteTime(t)
+			}
+		}
 	}
-	args = append(args, values...)
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ")
-	return q.Where("("+marks+") > ("+marks+")", args...), nil
+	if !slices.ContainsFunc(ks.keys, func(k paging.SortKey) bool { return k.Desc != ks.keys[0].Desc }) {
+		args := make([]any, 0, 2*len(values))
+		for _, k := range ks.keys {
+			args = append(args, bun.Ident(k.Column))
+		}
+		args = append(args, values...)
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(values)), ", ")
+		op := " > "
+		if ks.keys[0].Desc {
+			op = " < "
+		}
+		return q.Where("("+marks+")"+op+"("+marks+")", args...), nil
+	}
+	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		for i, k := range ks.keys {
+			q = q.WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				for j := range i {
+					q = q.Where("? = ?", bun.Ident(ks.keys[j].Column), values[j])
+				}
+				if k.Desc {
+					return q.Where("? < ?", bun.Ident(k.Column), values[i])
+				}
+				return q.Where("? > ?", bun.Ident(k.Column), values[i])
+			})
+		}
+		return q
+	}), nil
 }
 
 // values returns the keyset values of row, as a cursor holds them.
@@ -96,4 +208,18 @@ func (ks *keyset) values(row reflect.Value) ([]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// sqliteTime is t as SQLite holds it in a column, whose order is the
+// text's: CURRENT_TIMESTAMP, the default of created_at columns, writes
+// whole seconds as "2006-01-02 15:04:05", and Bun writes a time with a
+// fraction as "2006-01-02 15:04:05.999999+00:00". A time Bun wrote with no
+// fraction ("…:05+00:00") is the one this cannot tell apart; it sorts
+// after the default's text of the same second.
+func sqliteTime(t time.Time) string {
+	t = t.UTC()
+	if t.Nanosecond() == 0 {
+		return t.Format(time.DateTime)
+	}
+	return t.Format("2006-01-02 15:04:05.999999-07:00")
 }

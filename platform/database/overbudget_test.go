@@ -82,7 +82,13 @@ func TestCountStrategyOwnsItsMemo(t *testing.T) {
 	if first.String() != (CountStrategy{}).String() {
 		t.Errorf("WithCount changed the zero value's strategy to %s", first)
 	}
-	for _, s := range []CountStrategy{CountExact, CountEstimate, CountNone, CountCapped(10)} {
+	// An estimate keeps the planner's answers in its memo; a strategy
+	// that never estimates needs none.
+	estimate := WithCount(CountEstimate)
+	if m := apply(estimate).memo; m == nil || m != apply(estimate).memo {
+		t.Error("WithCount of CountEstimate holds no memo of its own for every call")
+	}
+	for _, s := range []CountStrategy{CountExact, CountNone, CountCapped(10)} {
 		if apply(WithCount(s)).memo != nil {
 			t.Errorf("WithCount gave %s a memo", s)
 		}

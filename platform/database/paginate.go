@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -33,14 +34,22 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if !cfg.countAgeSet {
+		cfg.countAge = DefaultCountMaxAge
+	}
 	items := make([]T, 0, p.Limit+1)
 	// The count runs on a copy with the filters alone; the page query gets
 	// the order, the keyset condition, the limit and the offset.
 	page := q.Model(&items)
-	c := &counter{db: q.DB(), base: page.Clone()}
+	c := &counter{db: q.DB(), base: page.Clone(), reads: cfg.reads}
 	byCursor := false
-	var ks *keyset
-	var digest string
+	var (
+		ks      *keyset
+		digest  string
+		carried *paging.Count
+		// rowKey is the row a cursor of Position.Row continues after.
+		rowKey []any
+	)
 	if len(cfg.keyset) > 0 {
 		var err error
 		if ks, digest, err = prepareKeyset[T](c, cfg); err != nil {
@@ -58,39 +67,93 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 			if pos.Filter != digest {
 				return paging.Page[T]{}, paging.ErrCursorFilters
 			}
-			if page, err = ks.after(page, pos.After); err != nil {
+			if pos.Row {
+				page, err = ks.afterRow(c.db, page, pos.After)
+				rowKey = pos.After
+			} else {
+				page, err = ks.after(page, pos.After)
+			}
+			if err != nil {
 				return paging.Page[T]{}, &paging.FieldError{Field: "cursor", Message: err.Error()}
 			}
 			p, byCursor = paging.Paging{Page: pos.Page + 1, Limit: pos.Limit}, true
+			if pos.Count != nil && time.Since(pos.Count.At) < cfg.countAge {
+				carried = pos.Count
+			}
 		}
 	} else if cfg.cursor != "" {
 		return paging.Page[T]{}, &paging.FieldError{Field: "cursor", Message: "this list does not take cursors"}
+	} else if len(cfg.sort) > 0 {
+		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
 
 	page = page.Limit(int64(p.Limit) + 1)
 	if !byCursor {
 		page = page.Offset(int64(p.Offset()))
 	}
+	// On PostgreSQL the count runs beside the page, on a connection of its
+	// own, unless a cursor brought one: a list that needs both waits for
+	// the slower, not for their sum. SQLite has one connection.
+	var pending chan tally
+	if carried == nil && cfg.count.kind != countNone && DialectOfDB(c.db) == Postgres {
+		if _, err := c.render(); err != nil {
+			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
+		}
+		pending = make(chan tally, 1)
+		go func() { pending <- c.tally(ctx, cfg.count) }()
+	}
 	if err := page.Scan(ctx); err != nil {
+		if pending != nil {
+			<-pending
+		}
 		return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
+	}
+	if len(items) == 0 && rowKey != nil {
+		// The row may be gone: then no row compares after it.
+		if found, err := ks.row(c.db, rowKey).Exists(ctx); err != nil || !found {
+			if pending != nil {
+				<-pending
+			}
+			if err != nil {
+				return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
+			}
+			return paging.Page[T]{}, paging.ErrCursorRowGone
+		}
 	}
 	hasNext := len(items) > p.Limit
 	if hasNext {
 		items = items[:p.Limit]
 	}
 
-	total, exact, err := c.count(ctx, cfg.count, known{offset: p.Offset(), fetched: len(items), hasNext: hasNext, byCursor: byCursor})
-	if err != nil {
-		return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
+	k := known{offset: p.Offset(), fetched: len(items), hasNext: hasNext, byCursor: byCursor}
+	total, shown := k.total()
+	var t tally
+	switch {
+	case pending != nil:
+		t = <-pending
+	case shown:
+	case carried != nil:
+		t = tally{n: carried.Total, exact: carried.Exact}
+	default:
+		t = c.tally(ctx, cfg.count)
 	}
-	res := paging.Result{HasNext: hasNext, Total: total, TotalExact: exact}
+	if t.err != nil {
+		return paging.Page[T]{}, fmt.Errorf("paginate: %w", t.err)
+	}
+	res := paging.Result{HasNext: hasNext, Total: total, TotalExact: true}
+	if !shown {
+		res.Total, res.TotalExact = t.total(k)
+	}
 	if ks != nil && hasNext {
 		after, err := ks.values(reflect.ValueOf(&items[len(items)-1]).Elem())
 		if err != nil {
 			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
 		}
-		res.NextCursor, err = cfg.cursors.Encode(paging.Position{Page: p.Page, Limit: p.Limit, Filter: digest, After: after})
-		if err != nil {
+		pos := paging.Position{Page: p.Page, Limit: p.Limit, Filter: digest, After: after, Count: carried}
+		if carried == nil && cfg.countAge > 0 {
+			pos.Count = &paging.Count{Total: res.Total, Exact: res.TotalExact, At: time.Now()}
+		}
+		if res.NextCursor, err = encodeCursor(cfg.cursors, ks, pos); err != nil {
 			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
 		}
 	}
@@ -103,7 +166,7 @@ func prepareKeyset[T any](c *counter, cfg pageConfig) (*keyset, string, error) {
 	if cfg.cursors == nil {
 		return nil, "", errors.New("paginate: keyset paging needs WithCursors")
 	}
-	ks, err := newKeyset[T](c.db, cfg.keyset)
+	ks, err := newKeyset[T](c.db, keysOf(cfg.sort, cfg.keyset), cfg.keyset)
 	if err != nil {
 		return nil, "", fmt.Errorf("paginate: %w", err)
 	}
@@ -112,4 +175,20 @@ func prepareKeyset[T any](c *counter, cfg pageConfig) (*keyset, string, error) {
 		return nil, "", fmt.Errorf("paginate: %w", err)
 	}
 	return ks, ks.digest(sql), nil
+}
+
+// encodeCursor signs pos. When the sort keys' values make it longer than
+// paging.MaxCursorLength (long texts), it holds the last row's unique key
+// instead (Position.Row), and the next page starts after that row's values
+// as they are then.
+func encodeCursor(cursors *paging.Cursors, ks *keyset, pos paging.Position) (string, error) {
+	cursor, err := cursors.Encode(pos)
+	if err != nil || len(cursor) <= paging.MaxCursorLength {
+		return cursor, err
+	}
+	pos.After, pos.Row = ks.rowKey(pos.After), true
+	if cursor, err = cursors.Encode(pos); err == nil && len(cursor) > paging.MaxCursorLength {
+		err = fmt.Errorf("the cursor of the row key %v is %d characters, more than %d", pos.After, len(cursor), paging.MaxCursorLength)
+	}
+	return cursor, err
 }

@@ -22,16 +22,23 @@ type item struct {
 // openItems opens a SQLite database with n items numbered 0 to n-1.
 func openItems(t *testing.T, n int) *bun.DB {
 	t.Helper()
+	db := openTable(t, (*item)(nil))
+	insertItems(t, db, 0, n)
+	return db
+}
+
+// openTable opens an empty SQLite database with the table of model.
+func openTable(t *testing.T, model any) *bun.DB {
+	t.Helper()
 	ctx := context.Background()
 	db, err := database.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "p.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	if _, err := db.NewCreateTable().Model((*item)(nil)).Exec(ctx); err != nil {
+	if _, err := db.NewCreateTable().Model(model).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	insertItems(t, db, 0, n)
 	return db
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -58,6 +60,10 @@ func poolDefault(p Pool) Pool {
 	return p
 }
 
+// cancelWait is how long a cancelled query's server has to answer the
+// cancel request before its connection is dropped.
+const cancelWait = 250 * time.Millisecond
+
 // openPostgres opens the bounded pool of a PostgreSQL server, primary or
 // replica, without connecting yet.
 func openPostgres(dsn string, p Pool) (*sql.DB, error) {
@@ -71,6 +77,14 @@ func openPostgres(dsn string, p Pool) (*sql.DB, error) {
 	}
 	if _, set := cfg.RuntimeParams["statement_timeout"]; !set && p.StatementTimeout > 0 {
 		cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(p.StatementTimeout.Milliseconds(), 10)
+	}
+	// A query whose context ends is cancelled on the server (a cancel
+	// request), so the connection stays usable and the server stops
+	// working for nobody: a count over its budget ends at once. A server
+	// that does not answer the cancel within cancelWait loses the
+	// connection, as without it (a frozen server, say).
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelWait}
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	sqldb.SetMaxOpenConns(p.MaxOpenConns)

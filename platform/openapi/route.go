@@ -70,6 +70,10 @@ type Route struct {
 	// Idempotent reports a route that reads an Idempotency-Key header and
 	// replays its first answer to a retry; its 409 and 422 come in Errors.
 	Idempotent bool
+	// Sort lists the keys a GET list route may be sorted by: a sort query
+	// parameter of these, each ascending or after a - descending, comma
+	// separated. Default: none (no sort parameter).
+	Sort []string
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
@@ -174,6 +178,11 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	}
 	// A malformed Idempotency-Key is a 400.
 	in.declared = in.declared || rt.Idempotent
+	sortBy, err := sorting(rt, method, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.params = append(in.params, sortBy...)
 	responses, err := g.responses(rt, status, in)
 	if err != nil {
 		return nil, nil, err

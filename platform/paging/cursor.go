@@ -20,8 +20,12 @@ import (
 type CursorQuery struct {
 	// Cursor is the next_cursor of the previous page, or empty for a list
 	// that starts at page.
-	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=512"`
+	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=512"` // MaxCursorLength
 }
+
+// MaxCursorLength is the longest cursor a list issues or accepts, in
+// characters: short enough for any request line.
+const MaxCursorLength = 512
 
 // Position is what a cursor carries: where the next page starts and which
 // list it belongs to.
@@ -37,17 +41,37 @@ type Position struct {
 	// After holds the sort key of the last row of the page, one value per
 	// keyset column: int64, float64, bool, string or time.Time.
 	After []any
+	// Count is the total the list's first page counted, which the pages
+	// after it reuse until it is too old; nil when none travels.
+	Count *Count
+	// Row is true when the values of the sort keys were too long for a
+	// cursor: After then holds only the row's unique key, and the next
+	// page starts after that row's values as they are then.
+	Row bool
+}
+
+// Count is a list's total as counted (or estimated) at a time.
+type Count struct {
+	// Total is total_elements, and Exact its total_exact.
+	Total int
+	Exact bool
+	// At is when it was counted, to the second.
+	At time.Time
 }
 
 // Messages of the cursor errors, which a client reads in the 400 answer.
 const (
 	msgCursorInvalid = "is not a cursor this service issued; start again without it"
-	msgCursorFilters = "was issued for other filters or another list; start again without it"
+	msgCursorFilters = "was issued for other filters, another sort or another list; start again without it"
 )
 
 // ErrCursorFilters is the FieldError of a valid cursor used with a list it
 // was not issued for: other filters or another route.
 var ErrCursorFilters = &FieldError{Field: "cursor", Message: msgCursorFilters}
+
+// ErrCursorRowGone is the FieldError of a cursor that continues after a
+// row (see Position.Row) which was deleted since.
+var ErrCursorRowGone = &FieldError{Field: "cursor", Message: "continues after a record that is gone; start again without it"}
 
 // ErrCursorInvalid is the FieldError of a cursor this service did not
 // issue, or issued for a limit the list no longer allows.
@@ -87,6 +111,11 @@ type wirePosition struct {
 	Limit  int      `json:"l"`
 	Filter string   `json:"f"`
 	After  []string `json:"a"`
+	// Total, Exact and At (Unix seconds) are the Count; At is 0 without.
+	Total int   `json:"t,omitempty"`
+	Exact bool  `json:"x,omitempty"`
+	At    int64 `json:"c,omitempty"`
+	Row   bool  `json:"r,omitempty"`
 }
 
 // Encode returns the signed, URL-safe cursor of pos.
@@ -99,6 +128,10 @@ func (c *Cursors) Encode(pos Position) (string, error) {
 		}
 		w.After[i] = s
 	}
+	if n := pos.Count; n != nil {
+		w.Total, w.Exact, w.At = n.Total, n.Exact, n.At.Unix()
+	}
+	w.Row = pos.Row
 	payload, err := json.Marshal(w)
 	if err != nil {
 		return "", fmt.Errorf("paging: encode cursor: %w", err)
@@ -123,10 +156,13 @@ func (c *Cursors) Decode(cursor string) (Position, error) {
 	var w wirePosition
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil || w.Page < 0 || w.Page >= maxPage || w.Limit < 1 {
+	if err := dec.Decode(&w); err != nil || w.Page < 0 || w.Page >= maxPage || w.Limit < 1 || w.Total < 0 || w.At < 0 {
 		return Position{}, invalid
 	}
-	pos := Position{Page: w.Page, Limit: w.Limit, Filter: w.Filter, After: make([]any, len(w.After))}
+	pos := Position{Page: w.Page, Limit: w.Limit, Filter: w.Filter, After: make([]any, len(w.After)), Row: w.Row}
+	if w.At > 0 {
+		pos.Count = &Count{Total: w.Total, Exact: w.Exact, At: time.Unix(w.At, 0)}
+	}
 	for i, s := range w.After {
 		v, err := decodeKey(s)
 		if err != nil {

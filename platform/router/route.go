@@ -119,6 +119,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Auth:             o.auth,
 		OptionalAuth:     o.optionalAuth,
 		Roles:            o.roles,
+		Sort:             o.sort,
 		IfMatch:          o.ifMatch,
 		Idempotent:       o.idempotent,
 		BodyLimit:        int64(o.bodyLimit),
@@ -170,6 +171,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		noBody    = outType == nil
 		get       = method == http.MethodGet
 		needMatch = o.ifMatch == openapi.IfMatchRequired
+		sortKeys  = o.sort
 	)
 	handler := func(fc *fiber.Ctx) error {
 		// The handler's context and input, in one allocation.
@@ -221,6 +223,17 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			}
 		}
 		c.fc, c.paging = fc, pg
+		if len(sortKeys) > 0 {
+			args := fc.Context().QueryArgs()
+			raw := args.Peek("sort")
+			if len(raw) == 0 && args.Has("sort") {
+				return &paging.FieldError{Field: "sort", Message: emptyMessage}
+			}
+			var err error
+			if c.sort, err = paging.ParseSort(string(raw), sortKeys); err != nil {
+				return err
+			}
+		}
 		if err := bind.bind(fc, reflect.ValueOf(in).Elem(), pg); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -94,6 +96,53 @@ func TestReadReplicas(t *testing.T) {
 		replica.WaitCaughtUp(t)
 		if _, err := users.Get(ctx, u.ID); err != nil {
 			t.Errorf("after the replica caught up it does not have user %d: %v", u.ID, err)
+		}
+	})
+
+	t.Run("a list's count and estimate are the replica's, as its page is", func(t *testing.T) {
+		cursors, err := paging.NewCursors([]byte("replica test cursors"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lister := func(count database.CountStrategy, opts ...database.Option) *repositories.Users {
+			return repositories.NewUsers(db, append([]database.Option{database.WithCursors(cursors), database.WithCount(count)}, opts...)...)
+		}
+		add := func(prefix string, n int) {
+			for i := range n {
+				u := &models.User{Email: fmt.Sprintf("%s%02d@example.com", prefix, i), Name: "Counted", PasswordHash: "x", Role: "member", Active: true}
+				if err := users.Create(ctx, u); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.ExecContext(ctx, "ANALYZE users"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		total := func(r *repositories.Users) int {
+			t.Helper()
+			p, err := r.List(ctx, repositories.UserFilter{}, paging.Paging{Limit: 5}, nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.TotalElements
+		}
+		add("counted", 30)
+		replica.WaitCaughtUp(t)
+		onReplica := total(lister(database.CountExact))
+		// The primary moves on; the paused replica does not see it.
+		replica.PauseReplay(t)
+		defer replica.ResumeReplay(t)
+		add("unseen", 40)
+		if got := total(lister(database.CountExact)); got != onReplica {
+			t.Errorf("the exact count is %d, the replica holds %d (the primary %d)", got, onReplica, onReplica+40)
+		}
+		if got := total(lister(database.CountEstimate, database.WithReads(replicas))); got > onReplica+20 {
+			t.Errorf("the estimate is %d: the primary's (%d rows), not the replica's (%d)", got, onReplica+40, onReplica)
+		}
+		// Without WithReads the EXPLAIN runs on the primary: what this
+		// test tells apart.
+		if got := total(lister(database.CountEstimate)); got < onReplica+20 {
+			t.Errorf("the primary's estimate is %d, want about %d: the test cannot tell the servers apart", got, onReplica+40)
 		}
 	})
 

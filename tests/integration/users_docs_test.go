@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -149,8 +150,13 @@ func TestUsersSpec(t *testing.T) {
 		for _, p := range op.Parameters {
 			names = append(names, p.Value.Name)
 		}
-		if !slices.Equal(names, []string{"page", "limit", "cursor", "role", "q", "active", "If-None-Match"}) {
-			t.Errorf("parameters %v, want page, limit, cursor, role, q, active, If-None-Match", names)
+		if !slices.Equal(names, []string{"page", "limit", "cursor", "role", "q", "active", "sort", "If-None-Match"}) {
+			t.Errorf("parameters %v, want page, limit, cursor, role, q, active, sort, If-None-Match", names)
+		}
+		sort := op.Parameters.GetByInAndName("query", "sort")
+		if sort == nil || sort.Style != "form" || sort.Explode == nil || *sort.Explode ||
+			fmt.Sprint(sort.Schema.Value.Items.Value.Enum) != "[created_at -created_at name -name email -email]" {
+			t.Errorf("sort is not a comma-separated array of the declared keys either way: %+v", sort)
 		}
 		role := op.Parameters.GetByInAndName("query", "role")
 		if role == nil || len(role.Schema.Value.Enum) != 3 {

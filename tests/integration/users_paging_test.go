@@ -133,34 +133,43 @@ func testUserListCursors(t *testing.T, newDSN func(*testing.T) string) {
 			wantFields(t, http.StatusUnprocessableEntity, "cursor")
 	})
 	t.Run("the Link headers walk the filtered list: rel=next to its end, rel=first back", func(t *testing.T) {
-		next := "/api/users?" + admins.Encode()
 		var walked []int64
 		first := ""
-		for pages := 0; next != ""; pages++ {
-			if pages > 20 {
-				t.Fatal("the next links do not end")
-			}
-			res := a.send(t, req{method: http.MethodGet, path: next, token: token})
-			var p pageJSON
-			res.decode(t, http.StatusOK, &p)
+		a.walkLinks(t, token, "/api/users?"+admins.Encode(), func(p pageJSON, rel map[string]string) {
 			walked = append(walked, userIDs(p)...)
-			rel := testkit.Links(res.header.Get("Link"))
 			if first == "" {
 				first = rel["first"]
 			}
 			if rel["first"] != first || !strings.Contains(rel["first"], "role=admin") || !strings.Contains(rel["first"], "limit=3") {
-				t.Fatalf("%s: rel=first %q, the first page said %q", next, rel["first"], first)
+				t.Fatalf("rel=first %q, the first page said %q", rel["first"], first)
 			}
-			if p.HasNext != (rel["next"] != "") {
-				t.Fatalf("%s: has_next %v with Link %q", next, p.HasNext, res.header.Get("Link"))
-			}
-			next = rel["next"]
-		}
+		})
 		all := a.listPage(t, token, url.Values{"role": {"admin"}, "limit": {"100"}})
 		if !slices.Equal(walked, userIDs(all)) {
 			t.Errorf("the links walked %v, the whole list is %v", walked, userIDs(all))
 		}
 	})
+}
+
+// walkLinks gets the list page at path and each page its Link header's
+// rel="next" leads to, until one has none, and gives each to visit with
+// its links; a page's has_next must agree with its next link.
+func (a *userAPI) walkLinks(t *testing.T, token, path string, visit func(p pageJSON, rel map[string]string)) {
+	t.Helper()
+	for pages := 0; path != ""; pages++ {
+		if pages > 50 {
+			t.Fatal("the next links do not end")
+		}
+		res := a.send(t, req{method: http.MethodGet, path: path, token: token})
+		var p pageJSON
+		res.decode(t, http.StatusOK, &p)
+		rel := testkit.Links(res.header.Get("Link"))
+		if p.HasNext != (rel["next"] != "") {
+			t.Fatalf("%s: has_next %v with Link %q", path, p.HasNext, res.header.Get("Link"))
+		}
+		visit(p, rel)
+		path = rel["next"]
+	}
 }
 
 // flipChar changes a base64url character into another.

@@ -306,6 +306,36 @@ func (e ListUsersParamsRole) Valid() bool {
 	}
 }
 
+// Defines values for ListUsersParamsSort.
+const (
+	CreatedAt      ListUsersParamsSort = "created_at"
+	Email          ListUsersParamsSort = "email"
+	MinusCreatedAt ListUsersParamsSort = "-created_at"
+	MinusEmail     ListUsersParamsSort = "-email"
+	MinusName      ListUsersParamsSort = "-name"
+	Name           ListUsersParamsSort = "name"
+)
+
+// Valid indicates whether the value is a known member of the ListUsersParamsSort enum.
+func (e ListUsersParamsSort) Valid() bool {
+	switch e {
+	case CreatedAt:
+		return true
+	case Email:
+		return true
+	case MinusCreatedAt:
+		return true
+	case MinusEmail:
+		return true
+	case MinusName:
+		return true
+	case Name:
+		return true
+	default:
+		return false
+	}
+}
+
 // CreateUserRequest defines model for CreateUserRequest.
 type CreateUserRequest struct {
 	// Active Whether the user may log in
@@ -840,12 +870,18 @@ type ListUsersParams struct {
 	// Active Only active (true) or inactive (false) users
 	Active *bool `form:"active,omitempty" json:"active,omitempty"`
 
+	// Sort Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key come in id order. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400.
+	Sort *[]ListUsersParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
 	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body
 	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
 // ListUsersParamsRole defines parameters for ListUsers.
 type ListUsersParamsRole string
+
+// ListUsersParamsSort defines parameters for ListUsers.
+type ListUsersParamsSort string
 
 // CreateUserParams defines parameters for CreateUser.
 type CreateUserParams struct {
@@ -1084,7 +1120,7 @@ type ClientInterface interface {
 
 	// ListUsers List users
 	//
-	// Lists users by id, a page at a time, optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are neither repeated nor skipped.
+	// Lists users a page at a time, by id or in the order of sort (creation time, name or email, either way), optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or the Link header's rel="next"): the next page is found by its keys, with no offset, so rows inserted meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page counted, while that count is recent.
 	//
 	// Requires the role admin.
 	//
@@ -1435,7 +1471,7 @@ func (c *Client) EndSession(ctx context.Context, id string, reqEditors ...Reques
 
 // ListUsers List users
 //
-// Lists users by id, a page at a time, optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are neither repeated nor skipped.
+// Lists users a page at a time, by id or in the order of sort (creation time, name or email, either way), optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or the Link header's rel="next"): the next page is found by its keys, with no offset, so rows inserted meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page counted, while that count is recent.
 //
 // Requires the role admin.
 //
@@ -2136,6 +2172,18 @@ func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request,
 
 		}
 
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -2791,7 +2839,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListUsersWithResponse List users
 	//
-	// Lists users by id, a page at a time, optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are neither repeated nor skipped.
+	// Lists users a page at a time, by id or in the order of sort (creation time, name or email, either way), optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or the Link header's rel="next"): the next page is found by its keys, with no offset, so rows inserted meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page counted, while that count is recent.
 	//
 	// Requires the role admin.
 	//
@@ -5043,7 +5091,7 @@ func (c *ClientWithResponses) EndSessionWithResponse(ctx context.Context, id str
 
 // ListUsersWithResponse List users
 //
-// Lists users by id, a page at a time, optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are neither repeated nor skipped.
+// Lists users a page at a time, by id or in the order of sort (creation time, name or email, either way), optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or the Link header's rel="next"): the next page is found by its keys, with no offset, so rows inserted meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page counted, while that count is recent.
 //
 // Requires the role admin.
 //

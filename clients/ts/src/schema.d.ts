@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Lists users by id, a page at a time, optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor: the next page is found by id, with no offset, so rows inserted meanwhile are neither repeated nor skipped.
+         * @description Lists users a page at a time, by id or in the order of sort (creation time, name or email, either way), optionally filtered by role, active flag and a text that the name or email contains. has_next is always exact; total_elements and max_page are exact when total_exact is true, and an estimate or a lower bound when counting would take too long. For deep pages, follow next_cursor with cursor (or the Link header's rel="next"): the next page is found by its keys, with no offset, so rows inserted meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page counted, while that count is recent.
          *
          *     Requires the role admin.
          */
@@ -1775,6 +1775,8 @@ export interface operations {
                 q?: string;
                 /** @description Only users with this role */
                 role?: "admin" | "member" | "guest";
+                /** @description Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key come in id order. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400. */
+                sort?: ("created_at" | "-created_at" | "name" | "-name" | "email" | "-email")[];
             };
             header?: {
                 /** @description Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body */

@@ -1,0 +1,95 @@
+package database_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
+)
+
+// note is a row whose title may be longer than a cursor.
+type note struct {
+	bun.BaseModel `bun:"table:notes"`
+	ID            int64  `bun:"id,pk,autoincrement"`
+	Title         string `bun:"title,notnull"`
+	Memo          *string
+}
+
+func openNotes(t *testing.T, titles ...string) *bun.DB {
+	t.Helper()
+	db := openTable(t, (*note)(nil))
+	for _, title := range titles {
+		if _, err := db.NewInsert().Model(&note{Title: title}).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+func TestPaginateSortedByLongValues(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cursors, err := paging.NewCursors([]byte("sort test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Titles of 150 four-byte characters: no cursor could hold one.
+	long := func(c string) string { return c + strings.Repeat("𝄞", 150) }
+	db := openNotes(t, long("d"), long("b"), long("e"), long("a"), long("c"), long("b"))
+	desc := []paging.SortKey{{Column: "title", Desc: true}}
+	page := func(cursor string) (paging.Page[note], error) {
+		return database.Paginate[note](ctx, db.NewSelect(), paging.Paging{Limit: 2},
+			database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(desc...), database.WithCursor(cursor))
+	}
+
+	t.Run("every row comes once, in order, by cursors no longer than the limit", func(t *testing.T) {
+		var got []string
+		cursor := ""
+		for range 10 {
+			p, err := page(cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range p.Data {
+				got = append(got, n.Title[:1])
+			}
+			if len(p.NextCursor) > paging.MaxCursorLength {
+				t.Fatalf("a cursor of %d characters", len(p.NextCursor))
+			}
+			if cursor = p.NextCursor; cursor == "" {
+				break
+			}
+		}
+		// The two b's tie: the later id comes first, as the key is descending.
+		if strings.Join(got, "") != "edcbba" {
+			t.Errorf("walked %q, want edcbba", strings.Join(got, ""))
+		}
+	})
+	t.Run("a cursor after a deleted row is a 400 naming cursor", func(t *testing.T) {
+		first, err := page("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first page ends at d (id 1); delete everything from there on.
+		if _, err := db.NewDelete().Model((*note)(nil)).Where("title <= ?", long("d")).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_, err = page(first.NextCursor)
+		var fe *paging.FieldError
+		if !errors.As(err, &fe) || fe.Field != "cursor" {
+			t.Errorf("the cursor after a deleted row: %v, want a field error naming cursor", err)
+		}
+	})
+	t.Run("a column that may be NULL is refused as a key", func(t *testing.T) {
+		_, err := database.Paginate[note](ctx, db.NewSelect(), paging.Paging{Limit: 2},
+			database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(paging.SortKey{Column: "memo"}))
+		if err == nil || !strings.Contains(err.Error(), "NULL") {
+			t.Errorf("sorting by a nullable column: %v, want it refused", err)
+		}
+	})
+}

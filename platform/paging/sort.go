@@ -1,0 +1,54 @@
+package paging
+
+import (
+	"slices"
+	"strings"
+)
+
+// SortKey is one key of a list's order: a column, ascending unless Desc.
+type SortKey struct {
+	// Column is the key's name, as the client sends it and as the
+	// database knows the column.
+	Column string
+	// Desc orders from the largest value down.
+	Desc bool
+}
+
+// String writes the key as a client sends it: the column, after a - when
+// descending.
+func (k SortKey) String() string {
+	if k.Desc {
+		return "-" + k.Column
+	}
+	return k.Column
+}
+
+// ParseSort reads a sort query value: keys separated by commas, each a
+// column of allowed, after a - for a descending order, none twice. Anything
+// else is a *FieldError naming "sort". An empty value is no key.
+func ParseSort(value string, allowed []string) ([]SortKey, error) {
+	if value == "" {
+		return nil, nil
+	}
+	parts := strings.Split(value, ",")
+	if len(parts) > len(allowed) {
+		return nil, &FieldError{Field: "sort", Message: "names a key twice; each of " + strings.Join(allowed, ", ") + " may appear once"}
+	}
+	keys := make([]SortKey, 0, len(parts))
+	for _, part := range parts {
+		k := SortKey{Column: part}
+		if c, ok := strings.CutPrefix(part, "-"); ok {
+			k = SortKey{Column: c, Desc: true}
+		}
+		if !slices.Contains(allowed, k.Column) {
+			return nil, &FieldError{Field: "sort", Message: "must be keys of " + strings.Join(allowed, ", ") + ", separated by commas, each after a - for a descending order"}
+		}
+		for _, prev := range keys {
+			if prev.Column == k.Column {
+				return nil, &FieldError{Field: "sort", Message: "names " + k.Column + " twice"}
+			}
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
