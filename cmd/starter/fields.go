@@ -191,6 +191,13 @@ func (f Field) JSONTag() string {
 // Filter reports whether the list filters on the field: enums and bools.
 func (f Field) Filter() bool { return f.Type == "enum" || f.Type == "bool" }
 
+// Sortable reports whether the list may be sorted by the field: a scalar
+// that is never NULL (a keyset cannot page past NULL), and neither a bool
+// nor a long text.
+func (f Field) Sortable() bool {
+	return !f.Optional && f.Type != "bool" && f.Type != "text"
+}
+
 // Searched reports whether the list's q looks in the field.
 func (f Field) Searched() bool { return f.Type == "string" || f.Type == "text" }
 

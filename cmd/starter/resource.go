@@ -97,6 +97,16 @@ func (r Resource) Filters() []Field { return r.pick(Field.Filter) }
 // Enums are the fields of an enum type.
 func (r Resource) Enums() []Field { return r.pick(func(f Field) bool { return f.Type == "enum" }) }
 
+// SortKeys are the columns the list may be sorted by: the creation time
+// and the sortable fields.
+func (r Resource) SortKeys() []string {
+	keys := []string{"created_at"}
+	for _, f := range r.pick(Field.Sortable) {
+		keys = append(keys, f.Name)
+	}
+	return keys
+}
+
 // Searched are the fields q looks in.
 func (r Resource) Searched() []Field { return r.pick(Field.Searched) }
 
