@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/asapjs/fiber-template/platform/paging"
@@ -34,18 +35,44 @@ type rawList struct {
 	cursors *paging.Cursors
 	// today is the strategy of the first version: count(*) and the page
 	// with OFFSET, concurrently as Bun's ScanAndCount runs them, on the
-	// table with the indexes of then. Otherwise the new strategy: limit+1,
-	// a count only when needed, within the budget, else the estimate.
+	// table with the indexes of then. Otherwise the service's strategy:
+	// limit+1 and the count beside it, within the budget (a context
+	// deadline the driver cancels on the server), else the estimate kept
+	// for ten seconds; a page by cursor verifies it and reuses the count
+	// it carries.
 	today bool
-	// overBudget remembers the queries whose count ran out of budget, as
-	// CountAuto does.
+	// overBudget and estimates remember what CountAuto's memo does.
 	mu         sync.Mutex
 	overBudget map[string]time.Time
+	estimates  map[string]estimate
+}
+
+// estimate is a kept planner estimate.
+type estimate struct {
+	rows  int
+	until time.Time
+}
+
+// newPool opens the raw pool with the driver settings of the service's
+// database package: a cancelled query is cancelled on the server.
+func newPool(ctx context.Context, dsn string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: 250 * time.Millisecond}
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
 const (
 	columns = "id, email, name, role, active, created_at"
 	budget  = 25 * time.Millisecond
+	// countMaxAge is how long a cursor's count is reused, by both: the
+	// scenarios replay one cursor made at set-up for the whole run, where
+	// a client walking a list gets a fresh one with every page.
+	countMaxAge = 24 * time.Hour
 )
 
 // where is the filter of s, with its arguments from $1.
@@ -67,53 +94,89 @@ func where(s scenario) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// tally is a count found beside the page.
+type tally struct {
+	n     int
+	exact bool
+	err   error
+}
+
 func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	if r.today {
 		return r.listToday(ctx, s)
 	}
-	table := "users"
 	cond, args := where(s)
-	page := "SELECT " + columns + " FROM " + table + cond
+	base := "SELECT " + columns + " FROM users" + cond
+	page := base
+	order := " ORDER BY id ASC"
+	if s.sort == "-created_at" {
+		order = " ORDER BY created_at DESC, id DESC"
+	}
 	offset := s.page * limit
+	var carried *paging.Count
 	if s.byCursor {
-		args = append(args, s.afterID)
-		if cond == "" {
-			page += " WHERE id > $" + strconv.Itoa(len(args))
-		} else {
-			page += " AND id > $" + strconv.Itoa(len(args))
+		pos, err := r.cursors.Decode(s.cursor)
+		if err != nil {
+			return nil, err
 		}
-		page += " ORDER BY id ASC LIMIT " + strconv.Itoa(limit+1)
+		if pos.Count != nil && time.Since(pos.Count.At) < countMaxAge {
+			carried = pos.Count
+		}
+		and := " WHERE "
+		if cond != "" {
+			and = " AND "
+		}
+		if s.sort == "-created_at" {
+			page += and + "(created_at, id) < ($" + strconv.Itoa(len(args)+1) + ", $" + strconv.Itoa(len(args)+2) + ")"
+			args = append(slices.Clip(args), s.afterCreated, s.afterID)
+		} else {
+			page += and + "id > $" + strconv.Itoa(len(args)+1)
+			args = append(slices.Clip(args), s.afterID)
+		}
+		page += order + " LIMIT " + strconv.Itoa(limit+1)
 	} else {
-		page += " ORDER BY id ASC LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(offset)
+		page += order + " LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(offset)
+	}
+	var pending chan tally
+	if carried == nil {
+		_, cargs := where(s)
+		pending = make(chan tally, 1)
+		go func() {
+			n, exact, err := r.auto(ctx, base, cargs)
+			pending <- tally{n, exact, err}
+		}()
 	}
 	items, err := r.scan(ctx, page, args...)
-	if err != nil {
+	var t tally
+	if pending != nil {
+		t = <-pending
+	} else {
+		t = tally{n: carried.Total, exact: carried.Exact}
+	}
+	if err = errors.Join(err, t.err); err != nil {
 		return nil, err
 	}
 	hasNext := len(items) > limit
 	if hasNext {
 		items = items[:limit]
 	}
-	res := paging.Result{HasNext: hasNext}
-	countArgs := args
-	if s.byCursor {
-		countArgs = args[:len(args)-1]
-	}
-	switch {
-	case !s.byCursor && !hasNext && (len(items) > 0 || offset == 0):
+	res := paging.Result{HasNext: hasNext, Total: t.n, TotalExact: t.exact}
+	if !s.byCursor && !hasNext && (len(items) > 0 || offset == 0) {
 		res.Total, res.TotalExact = offset+len(items), true
-	default:
-		res.Total, res.TotalExact, err = r.auto(ctx, "SELECT "+columns+" FROM "+table+cond, countArgs)
-		if err != nil {
-			return nil, err
-		}
-		if !res.TotalExact {
-			res.Total = max(res.Total, offset+len(items)+1)
-		}
+	} else if !res.TotalExact {
+		res.Total = max(res.Total, offset+len(items)+1)
 	}
 	if hasNext {
 		last := items[len(items)-1]
-		res.NextCursor, err = r.cursors.Encode(paging.Position{Page: s.page, Limit: limit, Filter: "raw", After: []any{last.ID}})
+		after := []any{last.ID}
+		if s.sort == "-created_at" {
+			after = []any{last.CreatedAt, last.ID}
+		}
+		count := carried
+		if count == nil {
+			count = &paging.Count{Total: res.Total, Exact: res.TotalExact, At: time.Now()}
+		}
+		res.NextCursor, err = r.cursors.Encode(paging.Position{Page: s.page, Limit: limit, Filter: "raw", After: after, Count: count})
 		if err != nil {
 			return nil, err
 		}
@@ -121,24 +184,31 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	return json.Marshal(paging.Of(items, paging.Paging{Page: s.page, Limit: limit}, res))
 }
 
-// auto counts base within the budget in a transaction, or estimates it.
+// auto counts base within the budget, or estimates it.
 func (r *rawList) auto(ctx context.Context, base string, args []any) (int, bool, error) {
 	key := fmt.Sprint(base, args)
+	now := time.Now()
 	r.mu.Lock()
 	until, over := r.overBudget[key]
+	e, kept := r.estimates[key]
 	r.mu.Unlock()
-	if !over || time.Now().After(until) {
-		n, err := r.countWithin(ctx, base, args)
-		var pgErr *pgconn.PgError
+	if !over || now.After(until) {
+		cctx, cancel := context.WithTimeout(ctx, budget)
+		var n int
+		err := r.pool.QueryRow(cctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
+		cancel()
 		switch {
 		case err == nil:
 			return n, true, nil
-		case !errors.As(err, &pgErr) || pgErr.Code != "57014":
+		case !errors.Is(cctx.Err(), context.DeadlineExceeded) || ctx.Err() != nil:
 			return 0, false, err
 		}
 		r.mu.Lock()
 		r.overBudget[key] = time.Now().Add(time.Minute)
 		r.mu.Unlock()
+	}
+	if kept && now.Before(e.until) {
+		return e.rows, false, nil
 	}
 	var plan []byte
 	if err := r.pool.QueryRow(ctx, "EXPLAIN (FORMAT JSON) "+base, args...).Scan(&plan); err != nil {
@@ -152,18 +222,11 @@ func (r *rawList) auto(ctx context.Context, base string, args []any) (int, bool,
 	if err := json.Unmarshal(plan, &out); err != nil || len(out) == 0 {
 		return 0, false, fmt.Errorf("read the plan %s: %w", plan, err)
 	}
-	return int(out[0].Plan.Rows), false, nil
-}
-
-func (r *rawList) countWithin(ctx context.Context, base string, args []any) (int, error) {
-	var n int
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(budget.Milliseconds(), 10)); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
-	})
-	return n, err
+	rows := int(out[0].Plan.Rows)
+	r.mu.Lock()
+	r.estimates[key] = estimate{rows: rows, until: now.Add(10 * time.Second)}
+	r.mu.Unlock()
+	return rows, false, nil
 }
 
 // listToday is the first version's strategy on the table of then.

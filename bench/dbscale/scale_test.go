@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
@@ -90,7 +88,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 		b.Fatal(err)
 	}
 	fmt.Printf("seeded %d users in %s\n", rows, time.Since(start).Round(100*time.Millisecond))
-	pool, err := pgxpool.New(ctx, dsn+"&pool_max_conns=25")
+	pool, err := newPool(ctx, dsn+"&pool_max_conns=25")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -104,11 +102,11 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 		b.Fatal(err)
 	}
 	sz := &size{rows: rows, scenarios: scenarios(rows), service: svc,
-		raw:   &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}},
+		raw:   &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}},
 		today: &rawList{pool: pool, cursors: cursors, today: true}}
 	for i, sc := range sz.scenarios {
 		if sc.byCursor {
-			if sz.scenarios[i].cursor, sz.scenarios[i].afterID, err = svc.cursorBefore(ctx, sc); err != nil {
+			if sz.scenarios[i].cursor, sz.scenarios[i].afterID, sz.scenarios[i].afterCreated, err = svc.cursorBefore(ctx, sc); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package dbscale
 import (
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // limit is the page size of every scenario.
@@ -14,10 +15,13 @@ type scenario struct {
 	name string
 	// role and q filter as the list does; empty does not filter.
 	role, q string
-	// page is the page index; with afterID the page after the row with
-	// that id, found by keyset.
-	page    int
-	afterID int64
+	// sort is the sort parameter: empty for id order, or -created_at.
+	sort string
+	// page is the page index; with afterID (and afterCreated when sorted)
+	// the page after the row with those keys, found by keyset.
+	page         int
+	afterID      int64
+	afterCreated time.Time
 	// cursor is the service's cursor of the page before, for byCursor.
 	cursor   string
 	byCursor bool
@@ -38,6 +42,9 @@ func (s scenario) path() string {
 	if s.q != "" {
 		v.Set("q", s.q)
 	}
+	if s.sort != "" {
+		v.Set("sort", s.sort)
+	}
 	return "/api/users?" + v.Encode()
 }
 
@@ -57,5 +64,6 @@ func scenarios(rows int) []scenario {
 		{name: "q=smith", q: "smith"},
 		{name: "deep, offset", page: deep},
 		{name: "deep, cursor", page: deep, byCursor: true},
+		{name: "deep, cursor, -created_at", page: deep, byCursor: true, sort: "-created_at"},
 	}
 }

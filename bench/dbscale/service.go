@@ -42,7 +42,7 @@ func newService(ctx context.Context, db *bun.DB, workers int) (*service, error) 
 		BasePath:  "/api",
 		JWTSecret: secret,
 		Logger:    slog.New(slog.DiscardHandler),
-	}, app.Options{Context: ctx, AccessTokenTTL: accessTTL})
+	}, app.Options{Context: ctx, AccessTokenTTL: accessTTL, CountMaxAge: countMaxAge})
 	if err != nil {
 		return nil, fmt.Errorf("build the service: %w", err)
 	}
@@ -98,25 +98,27 @@ func (s *service) get(_ context.Context, worker int, path string) ([]byte, error
 }
 
 // cursorBefore asks the service for the page before s and returns its
-// next_cursor and the id of its last user.
-func (s *service) cursorBefore(ctx context.Context, sc scenario) (string, int64, error) {
+// next_cursor and the id and creation time of its last user.
+func (s *service) cursorBefore(ctx context.Context, sc scenario) (string, int64, time.Time, error) {
 	before := sc
 	before.page, before.byCursor = sc.page-1, false
 	body, err := s.get(ctx, 0, before.path())
 	if err != nil {
-		return "", 0, err
+		return "", 0, time.Time{}, err
 	}
 	var page struct {
 		Data []struct {
-			ID int64 `json:"id"`
+			ID        int64     `json:"id"`
+			CreatedAt time.Time `json:"created_at"`
 		} `json:"data"`
 		NextCursor string `json:"next_cursor"`
 	}
 	if err := json.Unmarshal(body, &page); err != nil {
-		return "", 0, err
+		return "", 0, time.Time{}, err
 	}
 	if page.NextCursor == "" || len(page.Data) == 0 {
-		return "", 0, fmt.Errorf("page %d has no next_cursor", before.page)
+		return "", 0, time.Time{}, fmt.Errorf("page %d has no next_cursor", before.page)
 	}
-	return page.NextCursor, page.Data[len(page.Data)-1].ID, nil
+	last := page.Data[len(page.Data)-1]
+	return page.NextCursor, last.ID, last.CreatedAt, nil
 }

@@ -150,7 +150,7 @@ func (ks *keyset) after(q *bun.SelectQuery, values []any) (*bun.SelectQuery, err
 		values = slices.Clone(values)
 		for i, v := range values {
 			if t, ok := v.(time.Time); ok {
-				values[i] = sqliteTime(t)
+				values[i] = sqliteTime(t, ks.fields[i].SQLDefault != "")
 			}
 		}
 	}
@@ -211,14 +211,15 @@ func (ks *keyset) values(row reflect.Value) ([]any, error) {
 }
 
 // sqliteTime is t as SQLite holds it in a column, whose order is the
-// text's: CURRENT_TIMESTAMP, the default of created_at columns, writes
-// whole seconds as "2006-01-02 15:04:05", and Bun writes a time with a
-// fraction as "2006-01-02 15:04:05.999999+00:00". A time Bun wrote with no
-// fraction ("…:05+00:00") is the one this cannot tell apart; it sorts
-// after the default's text of the same second.
-func sqliteTime(t time.Time) string {
+// text's. Bun writes "2006-01-02 15:04:05.999999+00:00" (no fraction when
+// it is zero); a column's SQL default, CURRENT_TIMESTAMP for created_at,
+// writes whole seconds as "2006-01-02 15:04:05". So a whole second in a
+// column with a default is taken to be the default's; a row of such a
+// column that the application wrote itself with a whole second is the one
+// case this reads wrong.
+func sqliteTime(t time.Time, defaulted bool) string {
 	t = t.UTC()
-	if t.Nanosecond() == 0 {
+	if defaulted && t.Nanosecond() == 0 {
 		return t.Format(time.DateTime)
 	}
 	return t.Format("2006-01-02 15:04:05.999999-07:00")

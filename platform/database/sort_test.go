@@ -3,8 +3,10 @@ package database_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -92,4 +94,52 @@ func TestPaginateSortedByLongValues(t *testing.T) {
 			t.Errorf("sorting by a nullable column: %v, want it refused", err)
 		}
 	})
+}
+
+// event is a row with a time the application writes.
+type event struct {
+	bun.BaseModel `bun:"table:events"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	At            time.Time `bun:"at,notnull"`
+}
+
+func TestPaginateSortedByWrittenTimes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cursors, err := paging.NewCursors([]byte("sort test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openTable(t, (*event)(nil))
+	// Whole seconds, ties and fractions: SQLite keeps them as Bun's text.
+	base := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	for _, d := range []time.Duration{2 * time.Second, 0, time.Second, 0, 1500 * time.Millisecond, time.Second} {
+		if _, err := db.NewInsert().Model(&event{At: base.Add(d)}).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, desc := range []bool{false, true} {
+		var got []int64
+		cursor := ""
+		for range 10 {
+			p, err := database.Paginate[event](ctx, db.NewSelect(), paging.Paging{Limit: 2}, database.WithCursors(cursors),
+				database.WithKeyset("id"), database.WithSort(paging.SortKey{Column: "at", Desc: desc}), database.WithCursor(cursor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range p.Data {
+				got = append(got, e.ID)
+			}
+			if cursor = p.NextCursor; cursor == "" {
+				break
+			}
+		}
+		want := []int64{2, 4, 3, 6, 5, 1}
+		if desc {
+			slices.Reverse(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("desc %v: walked ids %v, want %v", desc, got, want)
+		}
+	}
 }
