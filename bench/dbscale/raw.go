@@ -193,10 +193,15 @@ func (r *rawList) auto(ctx context.Context, base string, args []any) (int, bool,
 	e, kept := r.estimates[key]
 	r.mu.Unlock()
 	if !over || now.After(until) {
+		conn, err := r.pool.Acquire(ctx)
+		if err != nil {
+			return 0, false, err
+		}
 		cctx, cancel := context.WithTimeout(ctx, budget)
 		var n int
-		err := r.pool.QueryRow(cctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
+		err = conn.QueryRow(cctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
 		cancel()
+		conn.Release()
 		switch {
 		case err == nil:
 			return n, true, nil

@@ -2,6 +2,7 @@ package database
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -63,9 +64,10 @@ func CountCapped(n int) CountStrategy {
 	return CountStrategy{kind: countCapped, cap: max(n, 0)}
 }
 
-// CountAuto counts exactly within budget, on PostgreSQL with SET LOCAL
-// statement_timeout in the count's transaction and on SQLite by cancelling
-// its context, and falls back to CountEstimate when the budget runs out.
+// CountAuto counts exactly within budget, one statement on a connection
+// already taken from the pool, under a context deadline (PostgreSQL
+// cancels it on the server; SQLite stops by itself), and falls back to
+// CountEstimate when the budget runs out.
 // Small tables and selective filters stay exact; huge ones stay fast. A
 // query (its SQL, values included) that ran out of budget is remembered
 // for a minute and estimated without trying again, so a table too large to
@@ -235,18 +237,42 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 }
 
 // within counts exactly unless it takes longer than budget, which reports
-// ok false. The count is one statement, with no transaction of its own: on
-// PostgreSQL the driver cancels it on the server when its context ends,
-// and SQLite stops at the context's end by itself.
+// ok false. The count is one statement, with no transaction of its own, on
+// a connection taken from the pool before the budget starts, so that
+// waiting for one under load does not count against it: on PostgreSQL the
+// driver cancels the statement on the server when the budget ends, and
+// SQLite stops at the context's end by itself.
 func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
+	conn := c.reader(ctx)
+	if pool, ok := conn.(interface {
+		Conn(context.Context) (*sql.Conn, error)
+	}); ok {
+		held, err := pool.Conn(ctx)
+		if err != nil {
+			return 0, false, fmt.Errorf("count: %w", err)
+		}
+		defer held.Close()
+		conn = held
+	}
 	cctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	got, err := c.base.Count(cctx)
+	err = c.db.NewSelect().Conn(conn).ColumnExpr("count(*)").TableExpr("(?) AS counted", c.base).Scan(cctx, &n)
 	switch {
 	case err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		return 0, false, nil
 	case err != nil:
 		return 0, false, fmt.Errorf("count within %s: %w", budget, err)
 	}
-	return int(got), true, nil
+	return n, true, nil
+}
+
+// reader is the connection base's reads go to: the one the resolver of
+// WithReads picks, else the database's pool.
+func (c *counter) reader(ctx context.Context) bun.IConn {
+	if c.reads != nil {
+		if r := c.reads.ResolveConn(ctx, c.base); r != nil {
+			return r
+		}
+	}
+	return c.db.DB
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/uptrace/bun"
 )
 
 // estimateTTL is how long a strategy's memo keeps a query's estimate: the
@@ -33,14 +31,8 @@ func (c *counter) estimate(ctx context.Context, memo *budgetMemo) (int, bool, er
 	// The text runs as it is, on the connection base's reads go to: Bun's
 	// query methods would read any ? in the rendered values as a
 	// placeholder.
-	var conn bun.IConn = c.db.DB
-	if c.reads != nil {
-		if r := c.reads.ResolveConn(ctx, c.base); r != nil {
-			conn = r
-		}
-	}
 	var plan []byte
-	if err := conn.QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+sql).Scan(&plan); err != nil {
+	if err := c.reader(ctx).QueryRowContext(ctx, "EXPLAIN (FORMAT JSON) "+sql).Scan(&plan); err != nil {
 		return 0, false, fmt.Errorf("estimate the count: %w", err)
 	}
 	rows, err := planRows(plan)

@@ -90,8 +90,8 @@ func WithSort(keys ...paging.SortKey) Option {
 
 // WithReads sends the count and the planner's estimate where the
 // resolver sends the list's page, as reads; give it the *Replicas of
-// OpenWithReplicas. The count, a plain SELECT, goes there without it;
-// the estimate, an EXPLAIN, needs it.
+// OpenWithReplicas. Without it they run on the database's own pool, the
+// primary's.
 func WithReads(r bun.ConnResolver) Option {
 	return func(c *pageConfig) { c.reads = r }
 }

@@ -296,6 +296,16 @@ func (c *replicaConn) ExecContext(ctx context.Context, query string, args ...any
 	return res, err
 }
 
+// Conn takes a connection of the replica's pool, or of the primary's when
+// the replica is unavailable.
+func (c *replicaConn) Conn(ctx context.Context) (*sql.Conn, error) {
+	conn, err := c.n.db.Conn(ctx)
+	if c.failover(ctx, err) {
+		return c.r.primary.Conn(ctx)
+	}
+	return conn, err
+}
+
 func (c *replicaConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	row := c.n.db.QueryRowContext(ctx, query, args...)
 	if c.failover(ctx, row.Err()) {

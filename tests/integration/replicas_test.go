@@ -136,6 +136,9 @@ func TestReadReplicas(t *testing.T) {
 		if got := total(lister(database.CountExact)); got != onReplica {
 			t.Errorf("the exact count is %d, the replica holds %d (the primary %d)", got, onReplica, onReplica+40)
 		}
+		if got := total(lister(database.CountAuto(time.Second), database.WithReads(replicas))); got != onReplica {
+			t.Errorf("the count within the budget is %d, the replica holds %d (the primary %d)", got, onReplica, onReplica+40)
+		}
 		if got := total(lister(database.CountEstimate, database.WithReads(replicas))); got > onReplica+20 {
 			t.Errorf("the estimate is %d: the primary's (%d rows), not the replica's (%d)", got, onReplica+40, onReplica)
 		}
