@@ -244,9 +244,15 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 // SQLite stops at the context's end by itself.
 func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
 	conn := c.reader(ctx)
-	if pool, ok := conn.(interface {
-		Conn(context.Context) (*sql.Conn, error)
-	}); ok {
+	switch pool := conn.(type) {
+	case *replicaConn:
+		held, release, err := pool.hold(ctx)
+		if err != nil {
+			return 0, false, fmt.Errorf("count: %w", err)
+		}
+		defer release()
+		conn = held
+	case *sql.DB:
 		held, err := pool.Conn(ctx)
 		if err != nil {
 			return 0, false, fmt.Errorf("count: %w", err)

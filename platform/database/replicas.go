@@ -296,14 +296,53 @@ func (c *replicaConn) ExecContext(ctx context.Context, query string, args ...any
 	return res, err
 }
 
-// Conn takes a connection of the replica's pool, or of the primary's when
-// the replica is unavailable.
-func (c *replicaConn) Conn(ctx context.Context) (*sql.Conn, error) {
+// hold takes a connection of the replica's pool for the caller's next
+// statements, or of the primary's when the replica is unavailable, and
+// returns it with its release. A statement the replica then fails for want
+// of itself runs again on the primary, as on replicaConn.
+func (c *replicaConn) hold(ctx context.Context) (bun.IConn, func() error, error) {
 	conn, err := c.n.db.Conn(ctx)
 	if c.failover(ctx, err) {
-		return c.r.primary.Conn(ctx)
+		conn, err = c.r.primary.Conn(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return conn, conn.Close, nil
 	}
-	return conn, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return &heldReplica{replicaConn: c, conn: conn}, conn.Close, nil
+}
+
+// heldReplica is a held connection of a replica.
+type heldReplica struct {
+	*replicaConn
+	conn *sql.Conn
+}
+
+func (h *heldReplica) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := h.conn.QueryContext(ctx, query, args...)
+	if h.failover(ctx, err) {
+		return h.r.primary.QueryContext(ctx, query, args...)
+	}
+	return rows, err
+}
+
+func (h *heldReplica) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := h.conn.ExecContext(ctx, query, args...)
+	if h.failover(ctx, err) {
+		return h.r.primary.ExecContext(ctx, query, args...)
+	}
+	return res, err
+}
+
+func (h *heldReplica) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	row := h.conn.QueryRowContext(ctx, query, args...)
+	if h.failover(ctx, row.Err()) {
+		return h.r.primary.QueryRowContext(ctx, query, args...)
+	}
+	return row
 }
 
 func (c *replicaConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {

@@ -220,8 +220,16 @@ func leaks(body []byte, words []string) []string {
 	var token struct {
 		AccessToken  string `json:"access_token"`
 		RefreshToken string `json:"refresh_token"`
+		NextCursor   string `json:"next_cursor"`
 	}
-	if json.Unmarshal(body, &token) == nil && token.AccessToken != "" {
+	// Opaque values are random-looking base64: what a cursor holds is
+	// scanned decoded, its signature not at all.
+	if json.Unmarshal(body, &token) == nil && token.NextCursor != "" {
+		payload, _, _ := strings.Cut(token.NextCursor, ".")
+		decoded, _ := base64.RawURLEncoding.DecodeString(payload)
+		text = strings.ReplaceAll(text, token.NextCursor, "") + " " + string(decoded)
+	}
+	if token.AccessToken != "" {
 		text = strings.ReplaceAll(text, token.AccessToken, "") + " " + tokenClaimsText(token.AccessToken)
 	}
 	if token.RefreshToken != "" {
