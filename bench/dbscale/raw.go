@@ -105,7 +105,8 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	if r.today {
 		return r.listToday(ctx, s)
 	}
-	cond, args := where(s)
+	cond, filterArgs := where(s)
+	args := filterArgs
 	base := "SELECT " + columns + " FROM users" + cond
 	page := base
 	order := " ORDER BY id ASC"
@@ -139,10 +140,9 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	}
 	var pending chan tally
 	if carried == nil {
-		_, cargs := where(s)
 		pending = make(chan tally, 1)
 		go func() {
-			n, exact, err := r.auto(ctx, base, cargs)
+			n, exact, err := r.auto(ctx, base, filterArgs)
 			pending <- tally{n, exact, err}
 		}()
 	}

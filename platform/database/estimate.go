@@ -39,7 +39,7 @@ func (c *counter) estimate(ctx context.Context, memo *budgetMemo) (int, bool, er
 	if err != nil {
 		return 0, false, fmt.Errorf("estimate the count: %w", err)
 	}
-	memo.keepEstimate(key, rows, now.Add(estimateTTL))
+	memo.keepEstimate(key, rows, now)
 	return rows, false, nil
 }
 

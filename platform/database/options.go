@@ -19,10 +19,8 @@ type pageConfig struct {
 	sort    []paging.SortKey
 	cursor  string
 	reads   bun.ConnResolver
-	// countAge is how long a count travels with the cursors, when
-	// countAgeSet.
-	countAge    time.Duration
-	countAgeSet bool
+	// countAge is how long a count travels with the cursors.
+	countAge time.Duration
 }
 
 // DefaultCountMaxAge is how long a list's count travels with its cursors
@@ -102,5 +100,5 @@ func WithReads(r bun.ConnResolver) Option {
 // older than d. Zero or less counts on every page. Default:
 // DefaultCountMaxAge.
 func WithCountMaxAge(d time.Duration) Option {
-	return func(c *pageConfig) { c.countAge, c.countAgeSet = d, true }
+	return func(c *pageConfig) { c.countAge = d }
 }

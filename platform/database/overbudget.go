@@ -77,9 +77,9 @@ func (m *budgetMemo) estimate(k memoKey, now time.Time) (int, bool) {
 	return e.rows, ok && now.Before(e.until)
 }
 
-// keepEstimate keeps the query's estimate until then; a nil memo keeps
-// nothing.
-func (m *budgetMemo) keepEstimate(k memoKey, rows int, until time.Time) {
+// keepEstimate keeps the query's estimate, made at now, for estimateTTL;
+// a nil memo keeps nothing.
+func (m *budgetMemo) keepEstimate(k memoKey, rows int, now time.Time) {
 	if m == nil {
 		return
 	}
@@ -88,8 +88,8 @@ func (m *budgetMemo) keepEstimate(k memoKey, rows int, until time.Time) {
 	if m.estimates == nil {
 		m.estimates = make(map[memoKey]estimated)
 	}
-	makeRoom(m.estimates, until.Add(-estimateTTL), func(e estimated) time.Time { return e.until })
-	m.estimates[k] = estimated{rows: rows, until: until}
+	makeRoom(m.estimates, now, func(e estimated) time.Time { return e.until })
+	m.estimates[k] = estimated{rows: rows, until: now.Add(estimateTTL)}
 }
 
 // makeRoom leaves room for one more entry in a memo map: when it is full,

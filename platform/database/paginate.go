@@ -30,12 +30,9 @@ import (
 // (other filters), is a *paging.FieldError naming "cursor", which a handler
 // answers with a 400.
 func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, opts ...Option) (paging.Page[T], error) {
-	var cfg pageConfig
+	cfg := pageConfig{countAge: DefaultCountMaxAge}
 	for _, o := range opts {
 		o(&cfg)
-	}
-	if !cfg.countAgeSet {
-		cfg.countAge = DefaultCountMaxAge
 	}
 	items := make([]T, 0, p.Limit+1)
 	// The count runs on a copy with the filters alone; the page query gets

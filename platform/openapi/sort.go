@@ -44,7 +44,7 @@ func sorting(rt Route, method string, in *input) ([]*Parameter, error) {
 		Name: sortParam, In: "query",
 		Description: "Order of the list: one or more of " + strings.Join(rt.Sort, ", ") + ", separated by commas, " +
 			"each ascending or after a - descending (sort=-" + rt.Sort[0] + " for the largest first); rows equal on " +
-			"every key come in id order. Without it, the list is in id order. A cursor belongs to the sort it was " +
+			"every key are in id order, in the direction of the last key. Without it, the list is in id order. A cursor belongs to the sort it was " +
 			"issued with: send the same sort with it, or it is a 400.",
 		Style: "form", Explode: ptr(false),
 		Schema: &Schema{

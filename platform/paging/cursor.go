@@ -19,8 +19,8 @@ import (
 // in the spec and binds it; the handler passes Cursor on to the database.
 type CursorQuery struct {
 	// Cursor is the next_cursor of the previous page, or empty for a list
-	// that starts at page.
-	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=512"` // MaxCursorLength
+	// that starts at page. Its max is MaxCursorLength.
+	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted meanwhile are neither repeated nor skipped; page and limit then come from the cursor" validate:"max=512"`
 }
 
 // MaxCursorLength is the longest cursor a list issues or accepts, in

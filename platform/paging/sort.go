@@ -32,7 +32,7 @@ func ParseSort(value string, allowed []string) ([]SortKey, error) {
 	}
 	parts := strings.Split(value, ",")
 	if len(parts) > len(allowed) {
-		return nil, &FieldError{Field: "sort", Message: "names a key twice; each of " + strings.Join(allowed, ", ") + " may appear once"}
+		return nil, &FieldError{Field: "sort", Message: "names more keys than the list has; each of " + strings.Join(allowed, ", ") + " may appear once"}
 	}
 	keys := make([]SortKey, 0, len(parts))
 	for _, part := range parts {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/paging"
@@ -164,6 +165,16 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error 
 // emptyMessage is what an empty query value is told: the document does
 // not allow empty values (allowEmptyValue is false), so q= is not "no q".
 const emptyMessage = "must not be empty"
+
+// nonEmpty returns the value of the paging query parameter name, nil when
+// it is absent; sent empty, it is a *paging.FieldError naming it.
+func nonEmpty(args *fasthttp.Args, name string) ([]byte, error) {
+	v := args.Peek(name)
+	if len(v) == 0 && args.Has(name) {
+		return nil, &paging.FieldError{Field: name, Message: emptyMessage}
+	}
+	return v, nil
+}
 
 // bindValues binds and checks a query or form field from src. An absent
 // value leaves the field as it is; so does an empty form value (a blank

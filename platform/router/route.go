@@ -210,26 +210,24 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
 		if paged {
 			args := fc.Context().QueryArgs()
-			page, limit := args.Peek("page"), args.Peek("limit")
-			if len(page) == 0 && args.Has("page") {
-				return &paging.FieldError{Field: "page", Message: emptyMessage}
+			page, err := nonEmpty(args, "page")
+			if err != nil {
+				return err
 			}
-			if len(limit) == 0 && args.Has("limit") {
-				return &paging.FieldError{Field: "limit", Message: emptyMessage}
+			limit, err := nonEmpty(args, "limit")
+			if err != nil {
+				return err
 			}
-			var err error
 			if pg, err = paging.Parse(page, limit, maxLimit); err != nil {
 				return err
 			}
 		}
 		c.fc, c.paging = fc, pg
 		if len(sortKeys) > 0 {
-			args := fc.Context().QueryArgs()
-			raw := args.Peek("sort")
-			if len(raw) == 0 && args.Has("sort") {
-				return &paging.FieldError{Field: "sort", Message: emptyMessage}
+			raw, err := nonEmpty(fc.Context().QueryArgs(), "sort")
+			if err != nil {
+				return err
 			}
-			var err error
 			if c.sort, err = paging.ParseSort(string(raw), sortKeys); err != nil {
 				return err
 			}

@@ -870,7 +870,7 @@ type ListUsersParams struct {
 	// Active Only active (true) or inactive (false) users
 	Active *bool `form:"active,omitempty" json:"active,omitempty"`
 
-	// Sort Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key come in id order. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400.
+	// Sort Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key are in id order, in the direction of the last key. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400.
 	Sort *[]ListUsersParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 
 	// IfNoneMatch Entity tags of representations the client holds: when one matches (weak comparison), the answer is a 304 without a body

@@ -1775,7 +1775,7 @@ export interface operations {
                 q?: string;
                 /** @description Only users with this role */
                 role?: "admin" | "member" | "guest";
-                /** @description Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key come in id order. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400. */
+                /** @description Order of the list: one or more of created_at, name, email, separated by commas, each ascending or after a - descending (sort=-created_at for the largest first); rows equal on every key are in id order, in the direction of the last key. Without it, the list is in id order. A cursor belongs to the sort it was issued with: send the same sort with it, or it is a 400. */
                 sort?: ("created_at" | "-created_at" | "name" | "-name" | "email" | "-email")[];
             };
             header?: {
