@@ -82,14 +82,9 @@ func wantRows(t *testing.T, db *bun.DB, email string, n int) {
 }
 
 func TestIdempotencyKeysStore(t *testing.T) {
-	t.Parallel()
-	for _, b := range userBackends() {
-		t.Run("on "+b.name, func(t *testing.T) {
-			t.Parallel()
-			db := openMigrated(t, b.dsn(t))
-			testIdempotencyKeysStore(t, database.NewIdempotencyKeys(db))
-		})
-	}
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		testIdempotencyKeysStore(t, database.NewIdempotencyKeys(openMigrated(t, newDSN(t))))
+	})
 }
 
 func testIdempotencyKeysStore(t *testing.T, keys *database.IdempotencyKeys) {
