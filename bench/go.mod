@@ -9,6 +9,7 @@ require (
 	github.com/jackc/pgx/v5 v5.9.2
 	github.com/prometheus/client_golang v1.23.2
 	github.com/uptrace/bun v1.3.0
+	github.com/uptrace/bun/dialect/pgdialect v1.3.0
 	github.com/valyala/fasthttp v1.51.0
 	golang.org/x/crypto v0.54.0
 )
@@ -81,7 +82,6 @@ require (
 	github.com/tklauser/go-sysconf v0.4.0 // indirect
 	github.com/tklauser/numcpus v0.12.0 // indirect
 	github.com/tmthrgd/go-hex v0.0.0-20190904060850-447a3041c3bc // indirect
-	github.com/uptrace/bun/dialect/pgdialect v1.3.0 // indirect
 	github.com/uptrace/bun/dialect/sqlitedialect v1.3.0 // indirect
 	github.com/uptrace/bun/driver/sqliteshim v1.3.0 // indirect
 	github.com/uptrace/bun/extra/bunotel v1.2.18 // indirect

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
@@ -75,7 +75,7 @@ func (s *Service) listenOnce(ctx context.Context) error {
 	}
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
+		sc, ok := dc.(interface{ Conn() *pgx.Conn })
 		if !ok {
 			return fmt.Errorf("revocation listener: driver connection is %T, not pgx", dc)
 		}

@@ -3,6 +3,7 @@ package database
 import (
 	"database/sql"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"time"
 
@@ -86,7 +87,12 @@ func openPostgres(dsn string, p Pool) (*sql.DB, error) {
 	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelWait}
 	}
-	sqldb := stdlib.OpenDB(*cfg)
+	var sqldb *sql.DB
+	if cfg.DefaultQueryExecMode == pgx.QueryExecModeCacheStatement {
+		sqldb = sql.OpenDB(preparing{Connector: stdlib.GetConnector(*cfg), seen: &seen{seed: maphash.MakeSeed()}})
+	} else { // a mode the DSN asks for (default_query_exec_mode), as is
+		sqldb = stdlib.OpenDB(*cfg)
+	}
 	sqldb.SetMaxOpenConns(p.MaxOpenConns)
 	sqldb.SetMaxIdleConns(p.MaxIdleConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
