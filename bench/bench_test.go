@@ -1,6 +1,10 @@
 package bench
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -16,6 +20,7 @@ func each(b *testing.B, measure func(b *testing.B, app *fiber.App, authorization
 	}{
 		{"raw-fiber", func() (*fiber.App, error) { return RawApp(false), nil }},
 		{"raw-fiber-middleware", func() (*fiber.App, error) { return RawApp(true), nil }},
+		{"raw-fiber-same-answer", func() (*fiber.App, error) { return SameAnswerApp(), nil }},
 		{"router", func() (*fiber.App, error) { return RouterApp(false) }},
 		{"router-jwt", func() (*fiber.App, error) { return RouterApp(true) }},
 		{"router-metrics", MetricsApp},
@@ -36,7 +41,49 @@ func each(b *testing.B, measure func(b *testing.B, app *fiber.App, authorization
 }
 
 // BenchmarkListHTTP is BenchmarkList through app.Test.
-func BenchmarkListHTTP(b *testing.B) { each(b, HTTP) }
+func BenchmarkListHTTP(b *testing.B) {
+	sameAnswer(b)
+	each(b, HTTP)
+}
+
+// sameAnswer fails b unless the hand-written route of SameAnswerApp answers
+// the router's body with the same header fields (to a request with a
+// token, as every implementation gets), so that the baseline keeps doing
+// the router's work as the router changes.
+func sameAnswer(b *testing.B) {
+	b.Helper()
+	routed, err := RouterApp(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	token, err := Token()
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer := func(app *fiber.App) (fields []string, body string) {
+		req := httptest.NewRequest(http.MethodGet, Target, nil)
+		req.Header.Set(fiber.HeaderAuthorization, "Bearer "+token)
+		resp, err := app.Test(req, -1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for name := range resp.Header {
+			fields = append(fields, name)
+		}
+		slices.Sort(fields)
+		return fields, string(raw)
+	}
+	wantFields, wantBody := answer(routed)
+	fields, body := answer(SameAnswerApp())
+	if !slices.Equal(fields, wantFields) || body != wantBody {
+		b.Fatalf("the same-answer baseline answers\n%v\n%s\nthe router\n%v\n%s", fields, body, wantFields, wantBody)
+	}
+}
 
 // BenchmarkList compares the list route across implementations; run with
 // -count and compare the sub-benchmarks with benchstat.
