@@ -66,36 +66,43 @@ func RawApp(withMiddleware bool) *fiber.App {
 		app.Use(requestid.New(), recover.New(), cors.New())
 	}
 	app.Get("/api/users", func(c *fiber.Ctx) error {
-		page, err := strconv.Atoi(c.Query("page", "0"))
-		if err != nil || page < 0 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "page"})
+		q, field, status := rawQuery(c)
+		if field != "" {
+			return c.Status(status).JSON(fiber.Map{"field": field})
 		}
-		limit, err := strconv.Atoi(c.Query("limit", "20"))
-		if err != nil || limit < 1 || limit > 100 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "limit"})
-		}
-		var q listQuery
-		q.Page, q.Limit = page, limit
-		q.Role = c.Query("role")
-		switch q.Role {
-		case "", "admin", "member", "guest":
-		default:
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "role"})
-		}
-		q.Q = c.Query("q")
-		if len(q.Q) > 100 {
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "q"})
-		}
-		if v := c.Query("active"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "active"})
-			}
-			q.Active = &b
-		}
-		return c.JSON(paging.New(Users, 45, paging.Paging{Page: page, Limit: limit}))
+		return c.JSON(paging.New(Users, 45, paging.Paging{Page: q.Page, Limit: q.Limit}))
 	})
 	return app
+}
+
+// rawQuery parses and checks the list's query by hand as the router does;
+// a refused value is named by field, with its status.
+func rawQuery(c *fiber.Ctx) (q listQuery, field string, status int) {
+	var err error
+	if q.Page, err = strconv.Atoi(c.Query("page", "0")); err != nil || q.Page < 0 {
+		return q, "page", http.StatusBadRequest
+	}
+	if q.Limit, err = strconv.Atoi(c.Query("limit", "20")); err != nil || q.Limit < 1 || q.Limit > 100 {
+		return q, "limit", http.StatusBadRequest
+	}
+	q.Role = c.Query("role")
+	switch q.Role {
+	case "", "admin", "member", "guest":
+	default:
+		return q, "role", http.StatusUnprocessableEntity
+	}
+	q.Q = c.Query("q")
+	if len(q.Q) > 100 {
+		return q, "q", http.StatusUnprocessableEntity
+	}
+	if v := c.Query("active"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return q, "active", http.StatusBadRequest
+		}
+		q.Active = &b
+	}
+	return q, "", 0
 }
 
 // SameAnswerApp is RawApp(true) answering what the router answers, by
@@ -114,36 +121,17 @@ func SameAnswerApp() *fiber.App {
 		return c.Next()
 	}, etag.New(etag.Config{Weak: true}))
 	app.Get("/api/users", func(c *fiber.Ctx) error {
-		page, err := strconv.Atoi(c.Query("page", "0"))
-		if err != nil || page < 0 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "page"})
+		q, field, status := rawQuery(c)
+		if field != "" {
+			return c.Status(status).JSON(fiber.Map{"field": field})
 		}
-		limit, err := strconv.Atoi(c.Query("limit", "20"))
-		if err != nil || limit < 1 || limit > 100 {
-			return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "limit"})
-		}
-		role := c.Query("role")
-		switch role {
-		case "", "admin", "member", "guest":
-		default:
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "role"})
-		}
-		q := c.Query("q")
-		if len(q) > 100 {
-			return c.Status(http.StatusUnprocessableEntity).JSON(fiber.Map{"field": "q"})
-		}
-		active := c.Query("active")
-		if active != "" {
-			if _, err := strconv.ParseBool(active); err != nil {
-				return c.Status(http.StatusBadRequest).JSON(fiber.Map{"field": "active"})
-			}
-		}
-		p := paging.New(Users, 45, paging.Paging{Page: page, Limit: limit})
+		page, limit, active := q.Page, q.Limit, c.Query("active")
+		p := paging.New(Users, 45, paging.Paging{Page: q.Page, Limit: q.Limit})
 		// The links: the filters sent, then the page size, then the page.
 		link := make([]byte, 0, 256)
 		link = append(link, c.Path()...)
 		sep := byte('?')
-		for _, kv := range [][2]string{{"role", role}, {"q", q}, {"active", active}} {
+		for _, kv := range [][2]string{{"role", q.Role}, {"q", q.Q}, {"active", active}} {
 			if kv[1] != "" {
 				link = append(append(append(append(link, sep), kv[0]...), '='), url.QueryEscape(kv[1])...)
 				sep = '&'
