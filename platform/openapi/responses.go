@@ -56,7 +56,8 @@ const (
 // errors, and the errors the router itself answers with: 400 for routes
 // that bind input or parse paging, 413 and 415 for routes with a body (411
 // when it may be multipart), 422 for inputs with validate rules, 401 for
-// routes behind auth and 500 for all. A 429 or 503 documents its Retry-After header.
+// routes behind auth and 500 for all. A 429 or 503 documents its Retry-After header,
+// a 415 its Accept-Encoding and, on a merge patch, its Accept-Patch.
 func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, error) {
 	problemRef, err := g.schemaOf(problemType)
 	if err != nil {
@@ -149,6 +150,12 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		if r := out[strconv.Itoa(st)]; r != nil {
 			r.Headers = map[string]*Header{"Retry-After": seconds("Seconds to wait before retrying")}
+		}
+	}
+	if r := out[strconv.Itoa(http.StatusUnsupportedMediaType)]; r != nil && in.body != nil {
+		r.setHeader("Accept-Encoding", &Header{Description: "When the Content-Encoding was refused: the codings the route takes", Schema: &Schema{Type: "string"}})
+		if in.body.Content[MediaMergePatch] != nil {
+			r.setHeader("Accept-Patch", &Header{Description: "The patch media types the resource takes (RFC 5789)", Schema: &Schema{Type: "string"}})
 		}
 	}
 	if r := out[strconv.Itoa(http.StatusTooManyRequests)]; r != nil {

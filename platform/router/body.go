@@ -74,6 +74,8 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 	}
 	gzipped, err := b.encoding(h.ContentEncoding(), ct)
 	if err != nil {
+		// RFC 9110, section 15.5.16: the codings the route would take.
+		fc.Set(fiber.HeaderAcceptEncoding, b.acceptEncoding(ct))
 		return bad, err
 	}
 	if h.ContentLength() > b.limit && !gzipped {
@@ -116,6 +118,15 @@ func (b *bodyBinding) encoding(header []byte, ct string) (gzipped bool, err erro
 		return false, problem.New(http.StatusUnsupportedMediaType, "The request body may only be sent with a Content-Encoding of gzip, once, or none.")
 	}
 	return false, problem.New(http.StatusUnsupportedMediaType, "The request body must not be sent with a Content-Encoding.")
+}
+
+// acceptEncoding is the Accept-Encoding of a 415 for a body of type ct
+// sent with a Content-Encoding the route does not take.
+func (b *bodyBinding) acceptEncoding(ct string) string {
+	if b.gzip && ct != MediaMultipart {
+		return "gzip, identity"
+	}
+	return "identity"
 }
 
 // tooLarge is the 413 of a body over limit bytes.

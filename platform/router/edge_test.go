@@ -153,18 +153,20 @@ func TestContentEncodings(t *testing.T) {
 	for _, tt := range []struct {
 		name, path, encoding, body string
 		want                       int
+		// accept is the Accept-Encoding of a 415: what the route takes.
+		accept string
 	}{
-		{"gzip where the route does not accept it", "/notes", "gzip", gzipped(t, body), http.StatusUnsupportedMediaType},
-		{"deflate", "/notes", "deflate", body, http.StatusUnsupportedMediaType},
-		{"identity", "/notes", "identity", body, http.StatusOK},
-		{"gzip where the route accepts it", "/notes/gzip", "gzip", gzipped(t, body), http.StatusOK},
-		{"GZIP in capitals", "/notes/gzip", "GZIP", gzipped(t, body), http.StatusOK},
-		{"gzip twice", "/notes/gzip", "gzip, gzip", gzipped(t, gzipped(t, body)), http.StatusUnsupportedMediaType},
-		{"br where only gzip is accepted", "/notes/gzip", "br", body, http.StatusUnsupportedMediaType},
-		{"not gzip at all", "/notes/gzip", "gzip", body, http.StatusBadRequest},
+		{"gzip where the route does not accept it", "/notes", "gzip", gzipped(t, body), http.StatusUnsupportedMediaType, "identity"},
+		{"deflate", "/notes", "deflate", body, http.StatusUnsupportedMediaType, "identity"},
+		{"identity", "/notes", "identity", body, http.StatusOK, ""},
+		{"gzip where the route accepts it", "/notes/gzip", "gzip", gzipped(t, body), http.StatusOK, ""},
+		{"GZIP in capitals", "/notes/gzip", "GZIP", gzipped(t, body), http.StatusOK, ""},
+		{"gzip twice", "/notes/gzip", "gzip, gzip", gzipped(t, gzipped(t, body)), http.StatusUnsupportedMediaType, "gzip, identity"},
+		{"br where only gzip is accepted", "/notes/gzip", "br", body, http.StatusUnsupportedMediaType, "gzip, identity"},
+		{"not gzip at all", "/notes/gzip", "gzip", body, http.StatusBadRequest, ""},
 		// 1 MB of spaces compresses to about 1 KB and decompresses past
 		// the route's limit: refused without decompressing the rest.
-		{"decompressed past the limit", "/notes/gzip", "gzip", gzipped(t, `{"title":"x"`+strings.Repeat(" ", 1<<20)+`}`), http.StatusRequestEntityTooLarge},
+		{"decompressed past the limit", "/notes/gzip", "gzip", gzipped(t, `{"title":"x"`+strings.Repeat(" ", 1<<20)+`}`), http.StatusRequestEntityTooLarge, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			req := httptest.NewRequest(http.MethodPost, tt.path, strings.NewReader(tt.body))
@@ -178,6 +180,9 @@ func TestContentEncodings(t *testing.T) {
 				return
 			}
 			wantProblem(t, resp, got, tt.want)
+			if accept := resp.Header.Get("Accept-Encoding"); accept != tt.accept {
+				t.Errorf("Accept-Encoding %q, want %q", accept, tt.accept)
+			}
 		})
 	}
 }

@@ -113,6 +113,13 @@ func TestMergePatchIsDocumentedWithItsOwnSchema(t *testing.T) {
 	if res.StatusCode != http.StatusUnsupportedMediaType || res.Header.Get("Accept-Patch") != router.MediaMergePatch {
 		t.Errorf("a patch as JSON: status %d, Accept-Patch %q; want 415 naming %s", res.StatusCode, res.Header.Get("Accept-Patch"), router.MediaMergePatch)
 	}
+	// The headers of that 415 are in the document too.
+	unsupported := doc.Paths.Find("/profile").Patch.Responses.Status(http.StatusUnsupportedMediaType).Value
+	for _, name := range []string{"Accept-Patch", "Accept-Encoding"} {
+		if unsupported.Headers[name] == nil {
+			t.Errorf("the 415 of PATCH /profile does not document %s: %v", name, unsupported.Headers)
+		}
+	}
 }
 
 func TestMergePatchDeclarationsFailAtStart(t *testing.T) {

@@ -3124,6 +3124,11 @@ func (r GetRootResponse) ContentType() string {
 	return ""
 }
 
+// LoginResponse415Headers the declared response headers of an HTTP 415 response for Login
+type LoginResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // LoginResponse429Headers the declared response headers of an HTTP 429 response for Login
 type LoginResponse429Headers struct {
 	RateLimitLimit     *int
@@ -3160,6 +3165,8 @@ type LoginResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *LoginResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LoginResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3245,6 +3252,11 @@ func (r LoginResponse) ContentType() string {
 	return ""
 }
 
+// LogoutResponse415Headers the declared response headers of an HTTP 415 response for Logout
+type LogoutResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
 type LogoutResponse503Headers struct {
 	RetryAfter *int
@@ -3267,6 +3279,8 @@ type LogoutResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *LogoutResponse415Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogoutResponse503Headers
 }
@@ -3335,6 +3349,11 @@ func (r LogoutResponse) ContentType() string {
 	return ""
 }
 
+// RefreshResponse415Headers the declared response headers of an HTTP 415 response for Refresh
+type RefreshResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // RefreshResponse429Headers the declared response headers of an HTTP 429 response for Refresh
 type RefreshResponse429Headers struct {
 	RateLimitLimit     *int
@@ -3371,6 +3390,8 @@ type RefreshResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *RefreshResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RefreshResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3762,6 +3783,11 @@ type CreateUserResponse201Headers struct {
 	IdempotentReplayed *bool
 }
 
+// CreateUserResponse415Headers the declared response headers of an HTTP 415 response for CreateUser
+type CreateUserResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // CreateUserResponse429Headers the declared response headers of an HTTP 429 response for CreateUser
 type CreateUserResponse429Headers struct {
 	RateLimitLimit     *int
@@ -3804,6 +3830,8 @@ type CreateUserResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateUserResponse201Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateUserResponse415Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateUserResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3996,6 +4024,11 @@ func (r GetMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse415Headers the declared response headers of an HTTP 415 response for ChangePassword
+type ChangePasswordResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
 type ChangePasswordResponse503Headers struct {
 	RetryAfter *int
@@ -4022,6 +4055,8 @@ type ChangePasswordResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *ChangePasswordResponse415Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ChangePasswordResponse503Headers
 }
@@ -4332,6 +4367,12 @@ type PatchUserResponse412Headers struct {
 	ETag *string
 }
 
+// PatchUserResponse415Headers the declared response headers of an HTTP 415 response for PatchUser
+type PatchUserResponse415Headers struct {
+	AcceptEncoding *string
+	AcceptPatch    *string
+}
+
 // PatchUserResponse503Headers the declared response headers of an HTTP 503 response for PatchUser
 type PatchUserResponse503Headers struct {
 	RetryAfter *int
@@ -4370,6 +4411,8 @@ type PatchUserResponse struct {
 	Headers200 *PatchUserResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *PatchUserResponse412Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *PatchUserResponse415Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *PatchUserResponse503Headers
 }
@@ -4478,6 +4521,11 @@ type UpdateUserResponse412Headers struct {
 	ETag *string
 }
 
+// UpdateUserResponse415Headers the declared response headers of an HTTP 415 response for UpdateUser
+type UpdateUserResponse415Headers struct {
+	AcceptEncoding *string
+}
+
 // UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
 type UpdateUserResponse503Headers struct {
 	RetryAfter *int
@@ -4516,6 +4564,8 @@ type UpdateUserResponse struct {
 	Headers200 *UpdateUserResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateUserResponse412Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *UpdateUserResponse415Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateUserResponse503Headers
 }
@@ -5540,6 +5590,16 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 415:
+		var headers LoginResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers LoginResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -5655,6 +5715,16 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 415:
+		var headers LogoutResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogoutResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -5757,6 +5827,16 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 415:
+		var headers RefreshResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers RefreshResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -6227,6 +6307,16 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			headers.IdempotentReplayed = &value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateUserResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateUserResponse429Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -6453,6 +6543,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 415:
+		var headers ChangePasswordResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 503:
 		var headers ChangePasswordResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -6815,6 +6915,23 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers412 = &headers
+	case rsp.StatusCode == 415:
+		var headers PatchUserResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("Accept-Patch"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Patch", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptPatch = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 503:
 		var headers PatchUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -6958,6 +7075,16 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers412 = &headers
+	case rsp.StatusCode == 415:
+		var headers UpdateUserResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		response.Headers415 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -1020,6 +1020,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1191,6 +1193,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1369,6 +1373,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2062,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +2501,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2928,6 +2938,10 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
+                    /** @description The patch media types the resource takes (RFC 5789) */
+                    "Accept-Patch"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +3395,8 @@ export interface operations {
             /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
             415: {
                 headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
