@@ -69,8 +69,14 @@ type CORS struct {
 	AllowOrigins string
 	// AllowHeaders is a comma-separated list of headers a preflight allows.
 	//
-	// Optional. Default: "Origin, Content-Type, Accept, Authorization"
+	// Optional. Default: DefaultCORSAllowHeaders
 	AllowHeaders string
+	// ExposeHeaders is a comma-separated list of response headers a
+	// browser lets a cross-origin script read, besides the safelisted
+	// ones.
+	//
+	// Optional. Default: DefaultCORSExposeHeaders
+	ExposeHeaders string
 	// AllowCredentials allows cookies and credentials; it cannot be combined
 	// with the "*" origin.
 	//
@@ -81,6 +87,15 @@ type CORS struct {
 	// Optional. Default: 0
 	MaxAge int
 }
+
+// Defaults of CORS: every request header the routes read and every
+// response header they answer with, so that a browser client can make
+// conditional and idempotent requests, follow links and back off.
+const (
+	DefaultCORSAllowHeaders  = "Origin, Content-Type, Accept, Authorization, If-Match, If-None-Match, Idempotency-Key, X-Request-Id"
+	DefaultCORSExposeHeaders = "ETag, Link, Location, Content-Location, Retry-After, Idempotent-Replayed, RateLimit-Limit, " +
+		"RateLimit-Remaining, RateLimit-Reset, Deprecation, Sunset, Accept-Patch, WWW-Authenticate, X-Request-Id"
+)
 
 // Config configures the router plugin.
 type Config struct {
@@ -286,7 +301,10 @@ func configDefault(cfg Config) Config {
 		cfg.CORS.AllowOrigins = "*"
 	}
 	if cfg.CORS.AllowHeaders == "" {
-		cfg.CORS.AllowHeaders = "Origin, Content-Type, Accept, Authorization"
+		cfg.CORS.AllowHeaders = DefaultCORSAllowHeaders
+	}
+	if cfg.CORS.ExposeHeaders == "" {
+		cfg.CORS.ExposeHeaders = DefaultCORSExposeHeaders
 	}
 	if cfg.ProxyHeader == "" {
 		cfg.ProxyHeader = fiber.HeaderXForwardedFor

@@ -22,7 +22,7 @@ func TestConfigDefaults(t *testing.T) {
 	set := configDefault(Config{
 		Name: "orders", BodyLimit: 1, MaxLimit: 1, TokenCacheSize: 1, HealthTimeout: 1, RequestTimeout: 1,
 		RetryAfter: time.Second, ReadTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP",
-		CORS: CORS{AllowOrigins: "https://a.test", AllowHeaders: "X-A"},
+		CORS: CORS{AllowOrigins: "https://a.test", AllowHeaders: "X-A", ExposeHeaders: "X-B"},
 	})
 	tests := []struct {
 		name           string
@@ -41,7 +41,8 @@ func TestConfigDefaults(t *testing.T) {
 		{"IdleTimeout", zero.IdleTimeout, negative.IdleTimeout, defaultIdleTimeout, set.IdleTimeout},
 		{"ProxyHeader", zero.ProxyHeader, nil, fiber.HeaderXForwardedFor, set.ProxyHeader},
 		{"CORS.AllowOrigins", zero.CORS.AllowOrigins, nil, "*", set.CORS.AllowOrigins},
-		{"CORS.AllowHeaders", zero.CORS.AllowHeaders, nil, "Origin, Content-Type, Accept, Authorization", set.CORS.AllowHeaders},
+		{"CORS.AllowHeaders", zero.CORS.AllowHeaders, nil, DefaultCORSAllowHeaders, set.CORS.AllowHeaders},
+		{"CORS.ExposeHeaders", zero.CORS.ExposeHeaders, nil, DefaultCORSExposeHeaders, set.CORS.ExposeHeaders},
 	}
 	for _, tt := range tests {
 		if tt.zero != tt.want {
@@ -58,7 +59,7 @@ func TestConfigDefaults(t *testing.T) {
 	if set.Name != "orders" || set.BodyLimit != 1 || set.MaxLimit != 1 || set.TokenCacheSize != 1 ||
 		set.HealthTimeout != 1 || set.RequestTimeout != 1 || set.RetryAfter != time.Second ||
 		set.ReadTimeout != 1 || set.WriteTimeout != 1 || set.IdleTimeout != 1 || set.ProxyHeader != "X-Real-IP" ||
-		set.CORS.AllowOrigins != "https://a.test" || set.CORS.AllowHeaders != "X-A" {
+		set.CORS.AllowOrigins != "https://a.test" || set.CORS.AllowHeaders != "X-A" || set.CORS.ExposeHeaders != "X-B" {
 		t.Errorf("configDefault changed values the caller set: %+v", set)
 	}
 	// RetryAfter is whole seconds: under one second is the default.

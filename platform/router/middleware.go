@@ -52,6 +52,7 @@ func (r *Router) useMiddleware() error {
 	r.app.Use(cors.New(cors.Config{
 		AllowOrigins:     r.cfg.CORS.AllowOrigins,
 		AllowHeaders:     r.cfg.CORS.AllowHeaders,
+		ExposeHeaders:    r.cfg.CORS.ExposeHeaders,
 		AllowCredentials: r.cfg.CORS.AllowCredentials,
 		MaxAge:           r.cfg.CORS.MaxAge,
 		AllowMethods:     "GET,POST,HEAD,PUT,DELETE,PATCH",

@@ -128,16 +128,33 @@ func TestBuiltins(t *testing.T) {
 			t.Fatalf("body %s; log %s", body, logs.String())
 		}
 	})
-	t.Run("a CORS preflight allows Authorization and Content-Type", func(t *testing.T) {
+	t.Run("a CORS preflight allows the headers of conditional and idempotent requests", func(t *testing.T) {
 		r := newRouter(t, router.Config{BasePath: "/api"})
 		req, _ := http.NewRequest(http.MethodOptions, "/api", nil)
 		req.Header.Set("Origin", "https://app.example.com")
-		req.Header.Set("Access-Control-Request-Method", "POST")
-		req.Header.Set("Access-Control-Request-Headers", "Authorization, Content-Type")
+		req.Header.Set("Access-Control-Request-Method", "PATCH")
+		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, if-match, if-none-match, idempotency-key")
 		resp, _ := do(t, r, req)
 		allowed := strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers"))
-		if resp.StatusCode != http.StatusNoContent || !strings.Contains(allowed, "authorization") || !strings.Contains(allowed, "content-type") {
-			t.Fatalf("status %d, allowed headers %q", resp.StatusCode, allowed)
+		if resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		for _, h := range []string{"authorization", "content-type", "if-match", "if-none-match", "idempotency-key"} {
+			if !strings.Contains(allowed, h) {
+				t.Errorf("allowed headers %q lack %s", allowed, h)
+			}
+		}
+	})
+	t.Run("a cross-origin script may read the headers the routes answer with", func(t *testing.T) {
+		r := newRouter(t, router.Config{BasePath: "/api"})
+		req, _ := http.NewRequest(http.MethodGet, "/api", nil)
+		req.Header.Set("Origin", "https://app.example.com")
+		resp, _ := do(t, r, req)
+		exposed := strings.ToLower(resp.Header.Get("Access-Control-Expose-Headers"))
+		for _, h := range []string{"etag", "link", "location", "retry-after", "idempotent-replayed", "ratelimit-remaining", "x-request-id"} {
+			if !strings.Contains(exposed, h) {
+				t.Errorf("exposed headers %q lack %s", exposed, h)
+			}
 		}
 	})
 }
