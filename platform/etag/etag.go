@@ -58,41 +58,57 @@ type Condition struct {
 	Tags []string
 }
 
-// Parse reads an If-Match or If-None-Match value: "*" or a comma-separated
-// list of entity tags. Members that are not entity tags are left out, so
-// they match nothing.
+// Parse reads an If-Match or If-None-Match value that a request carries:
+// "*" or a comma-separated list of entity tags (RFC 9110, sections 13.1.1
+// and 13.1.2; empty members are allowed). A value that is neither, an
+// empty one included, is present but names no tag: it matches nothing, so
+// a malformed If-Match fails its precondition and a malformed
+// If-None-Match never turns an answer into a 304.
 func Parse(header string) Condition {
-	header = strings.TrimSpace(header)
-	if header == "" {
-		return Condition{}
-	}
+	header = strings.Trim(header, " \t")
 	if header == "*" {
 		return Condition{Present: true, Any: true}
 	}
 	c := Condition{Present: true}
-	for rest := header; rest != ""; {
+	for rest := header; ; {
 		rest = strings.TrimLeft(rest, " \t,")
-		weak := strings.HasPrefix(rest, "W/")
-		start := 0
-		if weak {
-			start = 2
+		if rest == "" {
+			return c
 		}
-		if len(rest) <= start || rest[start] != '"' {
-			// Not a tag: skip to the next member.
-			_, rest, _ = strings.Cut(rest, ",")
-			continue
+		tag, after, ok := cutTag(rest)
+		if !ok {
+			return Condition{Present: true}
 		}
-		end := strings.IndexByte(rest[start+1:], '"')
-		if end < 0 {
-			break
+		c.Tags = append(c.Tags, tag)
+		// A tag ends its member: what follows is blanks, then a comma or
+		// the end.
+		after = strings.TrimLeft(after, " \t")
+		if after != "" && after[0] != ',' {
+			return Condition{Present: true}
 		}
-		tag := rest[:start+end+2]
-		if Check(tag[start+1:len(tag)-1]) == nil {
-			c.Tags = append(c.Tags, tag)
-		}
-		rest = rest[len(tag):]
+		rest = after
 	}
-	return c
+}
+
+// cutTag cuts the entity tag that s starts with, W/ included, from the
+// rest; ok is false when s does not start with a valid one.
+func cutTag(s string) (tag, rest string, ok bool) {
+	start := 0
+	if strings.HasPrefix(s, "W/") {
+		start = 2
+	}
+	if len(s) <= start || s[start] != '"' {
+		return "", "", false
+	}
+	end := strings.IndexByte(s[start+1:], '"')
+	if end < 0 {
+		return "", "", false
+	}
+	tag = s[:start+end+2]
+	if Check(tag[start+1:len(tag)-1]) != nil {
+		return "", "", false
+	}
+	return tag, s[len(tag):], true
 }
 
 // MatchWeak reports whether the condition holds etag by the weak

@@ -14,14 +14,24 @@ func TestParse(t *testing.T) {
 		want   etag.Condition
 		opaque []string
 	}{
-		{"", etag.Condition{}, nil},
 		{"*", etag.Condition{Present: true, Any: true}, nil},
+		{` * `, etag.Condition{Present: true, Any: true}, nil},
 		{`"3"`, etag.Condition{Present: true, Tags: []string{`"3"`}}, []string{"3"}},
 		{`"3", W/"4" ,"5"`, etag.Condition{Present: true, Tags: []string{`"3"`, `W/"4"`, `"5"`}}, []string{"3", "5"}},
-		{`3, "4"`, etag.Condition{Present: true, Tags: []string{`"4"`}}, []string{"4"}},
+		{`"3", , "4",`, etag.Condition{Present: true, Tags: []string{`"3"`, `"4"`}}, []string{"3", "4"}},
+		{`"a,b"`, etag.Condition{Present: true, Tags: []string{`"a,b"`}}, []string{"a,b"}},
+		// Present but malformed, empty included: no tag, so nothing matches.
+		{"", etag.Condition{Present: true}, nil},
+		{`3, "4"`, etag.Condition{Present: true}, nil},
+		{`"3" junk`, etag.Condition{Present: true}, nil},
+		{`"3"junk`, etag.Condition{Present: true}, nil},
+		{`"3" "4"`, etag.Condition{Present: true}, nil},
+		{`"3", *`, etag.Condition{Present: true}, nil},
+		{`*, "3"`, etag.Condition{Present: true}, nil},
 		{`"unterminated`, etag.Condition{Present: true}, nil},
 		{`"a b"`, etag.Condition{Present: true}, nil},
 		{`W/`, etag.Condition{Present: true}, nil},
+		{`w/"3"`, etag.Condition{Present: true}, nil},
 	}
 	for _, tc := range cases {
 		got := etag.Parse(tc.header)
@@ -85,7 +95,7 @@ func TestVersions(t *testing.T) {
 		header string
 		want   []int64
 	}{
-		{"", nil},
+		{"", []int64{0}}, // sent empty: matches nothing
 		{"*", nil},
 		{`"3"`, []int64{0, 3}},
 		{`"3", "5"`, []int64{0, 3, 5}},
@@ -97,6 +107,9 @@ func TestVersions(t *testing.T) {
 		if got := etag.Parse(tc.header).Versions(); !slices.Equal(got, tc.want) {
 			t.Errorf("Parse(%q).Versions() = %v, want %v", tc.header, got, tc.want)
 		}
+	}
+	if got := (etag.Condition{}).Versions(); got != nil {
+		t.Errorf("no header: Versions() = %v, want nil", got)
 	}
 	if got := etag.Parse(etag.Strong(etag.Version(42))).Versions(); !slices.Equal(got, []int64{0, 42}) {
 		t.Errorf("a version's own tag reads back as %v", got)

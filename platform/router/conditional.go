@@ -1,6 +1,7 @@
 package router
 
 import (
+	"bytes"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
@@ -45,9 +46,17 @@ func RequireIfMatch() Option {
 func (c *Ctx) IfMatch() etag.Condition { return condition(c.fc, fiber.HeaderIfMatch) }
 
 // condition reads the conditional header name (If-Match, If-None-Match)
-// of the request.
+// of the request: every field of that name, as one list, and present when
+// one is sent at all, even empty.
 func condition(fc *fiber.Ctx, name string) etag.Condition {
-	return etag.Parse(string(fc.Request().Header.Peek(name)))
+	fields := fc.Request().Header.PeekAll(name)
+	switch len(fields) {
+	case 0:
+		return etag.Condition{}
+	case 1:
+		return etag.Parse(string(fields[0]))
+	}
+	return etag.Parse(string(bytes.Join(fields, []byte(", "))))
 }
 
 // PreconditionFailed is the answer to a conditional write whose If-Match

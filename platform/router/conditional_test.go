@@ -208,3 +208,66 @@ func TestConditionalRequestsAreDocumented(t *testing.T) {
 		t.Errorf("PUT /things/{id}/strict does not document a required If-Match and the 428")
 	}
 }
+
+func TestHeadAnswersAsGet(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	for _, target := range []string{"/things/1", "/things?limit=5"} {
+		got, body := get(t, r, target)
+		head, headBody := conditionalRequest(t, r, http.MethodHead, target, "", "", "")
+		if head.StatusCode != http.StatusOK || len(headBody) != 0 {
+			t.Fatalf("HEAD %s: status %d, body %q; want 200 without a body", target, head.StatusCode, headBody)
+		}
+		for _, name := range []string{"ETag", "Link", "Content-Type", "Content-Length"} {
+			if head.Header.Get(name) != got.Header.Get(name) {
+				t.Errorf("HEAD %s: %s %q, GET's %q", target, name, head.Header.Get(name), got.Header.Get(name))
+			}
+		}
+		if got.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+			t.Errorf("GET %s: Content-Length %q for %d bytes", target, got.Header.Get("Content-Length"), len(body))
+		}
+		resp, _ := conditionalRequest(t, r, http.MethodHead, target, "If-None-Match", got.Header.Get("ETag"), "")
+		if resp.StatusCode != http.StatusNotModified {
+			t.Errorf("HEAD %s with its own tag: status %d, want 304", target, resp.StatusCode)
+		}
+	}
+	// A route without GET answers HEAD as it answers any method it lacks.
+	resp, body := conditionalRequest(t, r, http.MethodHead, "/things/1/strict", "", "", "")
+	if resp.StatusCode != http.StatusMethodNotAllowed || len(body) != 0 {
+		t.Errorf("HEAD on a PUT route: status %d, body %q; want 405 without a body", resp.StatusCode, body)
+	}
+}
+
+func TestMalformedConditionsMatchNothing(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	current := func() string {
+		resp, _ := get(t, r, "/things/1")
+		return resp.Header.Get("ETag")
+	}
+	for _, tc := range []struct {
+		name   string
+		fields func(tag string) []string
+		status int
+	}{
+		{"junk after the tag", func(tag string) []string { return []string{tag + " junk"} }, http.StatusPreconditionFailed},
+		{"two tags without a comma", func(tag string) []string { return []string{`"9" ` + tag} }, http.StatusPreconditionFailed},
+		{"a tag and *", func(tag string) []string { return []string{tag + ", *"} }, http.StatusPreconditionFailed},
+		{"sent empty", func(string) []string { return []string{""} }, http.StatusPreconditionFailed},
+		{"a list over two fields", func(tag string) []string { return []string{`"9"`, tag} }, http.StatusOK},
+	} {
+		req := httptest.NewRequest(http.MethodPut, "/things/1", strings.NewReader(`{"name":"x"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header["If-Match"] = tc.fields(current())
+		resp, body := do(t, r, req)
+		if resp.StatusCode != tc.status {
+			t.Errorf("PUT with If-Match %s: status %d, want %d: %s", tc.name, resp.StatusCode, tc.status, body)
+		}
+	}
+	for _, value := range []string{current() + " junk", current() + "junk", `"x" ` + current(), current() + ", *"} {
+		resp, _ := conditionalRequest(t, r, http.MethodGet, "/things/1", "If-None-Match", value, "")
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET with If-None-Match %s: status %d, want 200", value, resp.StatusCode)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/gofiber/fiber/v2"
 )
 
 // Controller groups the routes of one resource under a base path and a
@@ -90,7 +92,13 @@ func (r *Router) add(rt Route) error {
 	rb.name = name
 	r.bindings = append(r.bindings, rb)
 	r.routes[key] = name
-	r.app.Add(rt.method, rt.path, append(o.middleware[:len(o.middleware):len(o.middleware)], h)...)
+	handlers := append(o.middleware[:len(o.middleware):len(o.middleware)], h)
+	r.app.Add(rt.method, rt.path, handlers...)
+	if rt.method == fiber.MethodGet {
+		// RFC 9110, section 9.1: a resource that answers GET answers HEAD,
+		// with the same status and headers and no body.
+		r.app.Add(fiber.MethodHead, rt.path, handlers...)
+	}
 	return nil
 }
 

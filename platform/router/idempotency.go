@@ -91,7 +91,11 @@ func newIdempotent(r *Router, method, path string) (*idempotent, error) {
 // writes; or replays the kept answer; or refuses a key in use (409) or
 // reused for another request (422).
 func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) error {
-	key, err := parseIdempotencyKey(string(fc.Request().Header.Peek(HeaderIdempotencyKey)))
+	fields := fc.Request().Header.PeekAll(HeaderIdempotencyKey)
+	if len(fields) > 1 {
+		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, "must be sent once")
+	}
+	key, err := parseIdempotencyKey(string(fields[0]))
 	if err != nil {
 		return err
 	}

@@ -184,3 +184,33 @@ func TestIdempotentRoutesAreDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestMalformedIdempotencyKeys(t *testing.T) {
+	t.Parallel()
+	r, created := idempotentRouter(t, nil, nil)
+	for _, tc := range []struct {
+		name   string
+		fields []string
+	}{
+		{"sent empty", []string{""}},
+		{"blank", []string{"  "}},
+		{"an empty string", []string{`""`}},
+		{"sent twice", []string{"k1", "k2"}},
+		{"unterminated", []string{`"k`}},
+		{"over the length", []string{strings.Repeat("k", 256)}},
+		{"not ASCII", []string{"caf\u00e9"}},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{"name":"a"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header["Idempotency-Key"] = tc.fields
+		resp, body := do(t, r, req)
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("a key %s: status %d, want 400: %s", tc.name, resp.StatusCode, body)
+			continue
+		}
+		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "Idempotency-Key")
+	}
+	if n := created(); n != 0 {
+		t.Errorf("%d created by requests with malformed keys", n)
+	}
+}

@@ -235,7 +235,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if err := bind.bind(fc, reflect.ValueOf(in).Elem(), pg); err != nil {
 			return err
 		}
-		if idem != nil && len(fc.Request().Header.Peek(HeaderIdempotencyKey)) > 0 {
+		if idem != nil && len(fc.Request().Header.PeekAll(HeaderIdempotencyKey)) > 0 {
 			return idem.run(fc, c, in, func() error { return answer(fc, c, in, h, status, noBody, get) })
 		}
 		return answer(fc, c, in, h, status, noBody, get)
