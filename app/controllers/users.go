@@ -65,7 +65,7 @@ func (c *Users) Routes() []router.Route {
 			router.Status(http.StatusCreated),
 			router.OptionalAuth(),
 			router.Idempotent(),
-			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ratelimit.ErrUnavailable),
+			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
 			router.Use(c.limit...)),
 		router.Get("/", c.list,
 			router.Summary("List users"),

@@ -19,8 +19,8 @@ type LoginRequest struct {
 
 // Token is the OAuth2 access token response of a login.
 type Token struct {
-	// AccessToken is an HS256 JWT whose subject is the user id.
-	AccessToken string `json:"access_token" doc:"HS256 JWT; send it as Authorization: Bearer <token>" example:"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..." validate:"required"`
+	// AccessToken is a JWT (RFC 9068) whose subject is the user id.
+	AccessToken string `json:"access_token" doc:"JWT access token (typ at+jwt; EdDSA with signing keys, HS256 with a shared secret); send it as Authorization: Bearer <token>" example:"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9..." validate:"required"`
 	// TokenType is always "bearer".
 	TokenType string `json:"token_type" doc:"Token type" example:"bearer" validate:"required,oneof=bearer"`
 	// ExpiresIn is the lifetime of the token in seconds.

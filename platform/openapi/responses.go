@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -89,6 +90,9 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			}}
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(rt.Headers)) {
+		success.setHeader(name, &Header{Description: rt.Headers[name], Schema: &Schema{Type: "string"}})
+	}
 	out[strconv.Itoa(status)] = success
 
 	var statuses []int
@@ -118,9 +122,6 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		raw, _ := json.Marshal(example)
 		return &Response{Description: desc, Content: map[string]*MediaType{problem.ContentType: {Schema: &ref, Example: raw}}}
 	}
-	for _, st := range statuses {
-		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])
-	}
 	defaults := []struct {
 		status int
 		desc   string
@@ -135,21 +136,29 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		{http.StatusInternalServerError, descInternal, true},
 	}
 	for _, d := range defaults {
-		key := strconv.Itoa(d.status)
-		if _, ok := out[key]; !ok && d.when {
-			_, detail, _ := strings.Cut(d.desc, ": ")
-			if detail == "" {
-				detail = d.desc
-			}
-			out[key] = problemResponse(d.desc, problem.New(d.status, detail))
+		if !d.when {
+			continue
 		}
+		_, detail, _ := strings.Cut(d.desc, ": ")
+		if detail == "" {
+			detail = d.desc
+		}
+		if declared, ok := titles[d.status]; ok {
+			// The router answers this status too: its reason comes first.
+			titles[d.status] = append([]string{strings.ToUpper(detail[:1]) + detail[1:]}, declared...)
+			continue
+		}
+		out[strconv.Itoa(d.status)] = problemResponse(d.desc, problem.New(d.status, detail))
+	}
+	for _, st := range statuses {
+		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])
 	}
 	seconds := func(desc string) *Header {
 		return &Header{Description: desc, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
 	}
 	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		if r := out[strconv.Itoa(st)]; r != nil {
-			r.Headers = map[string]*Header{"Retry-After": seconds("Seconds to wait before retrying")}
+			r.setHeader("Retry-After", seconds("Seconds to wait before retrying"))
 		}
 	}
 	if r := out[strconv.Itoa(http.StatusUnsupportedMediaType)]; r != nil && in.body != nil {
@@ -158,10 +167,17 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			r.setHeader("Accept-Patch", &Header{Description: "The patch media types the resource takes (RFC 5789)", Schema: &Schema{Type: "string"}})
 		}
 	}
-	if r := out[strconv.Itoa(http.StatusTooManyRequests)]; r != nil {
-		r.Headers["RateLimit-Limit"] = seconds("Requests allowed in the window")
-		r.Headers["RateLimit-Remaining"] = seconds("Requests left in the window: 0")
-		r.Headers["RateLimit-Reset"] = seconds("Seconds until the window resets")
+	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil {
+		r.setHeader("WWW-Authenticate", &Header{Description: `The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`, Schema: &Schema{Type: "string"}})
+	}
+	if out[strconv.Itoa(http.StatusTooManyRequests)] != nil {
+		// A route that can answer 429 is limited: every answer says how
+		// much of the window is left.
+		for _, r := range out {
+			r.setHeader("RateLimit-Limit", seconds("Requests allowed in the window, when the route is limited by client address"))
+			r.setHeader("RateLimit-Remaining", seconds("Requests left in the window"))
+			r.setHeader("RateLimit-Reset", seconds("Seconds until the window resets"))
+		}
 	}
 	return out, nil
 }

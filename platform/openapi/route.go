@@ -74,6 +74,9 @@ type Route struct {
 	// parameter of these, each ascending or after a - descending, comma
 	// separated. Default: none (no sort parameter).
 	Sort []string
+	// Headers are headers the handler sets on the success answer, by name,
+	// each with its description. Default: none.
+	Headers map[string]string
 	// Roles, when set, are the roles one of which the caller must have: the
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.

@@ -255,8 +255,11 @@ func TestResponses(t *testing.T) {
 		{"a paged route may answer 400",
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
-		{"a declared error replaces the default of its status",
+		{"a declared error joins the router's reason for its status",
 			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []openapi.ErrorResponse{bad}},
+			map[string]string{"200": "OK", "400": "Malformed input / Bad cursor", "500": "Internal Server Error"}},
+		{"a declared error alone where the router does not answer its status",
+			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{bad}},
 			map[string]string{"200": "OK", "400": "Bad cursor", "500": "Internal Server Error"}},
 		{"errors of one status join their titles once each",
 			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{notFound, gone, notFound}},
@@ -535,5 +538,35 @@ func TestRetryAfterIsDocumented(t *testing.T) {
 		if h != nil && (h.Schema == nil || h.Schema.Type != "integer") {
 			t.Errorf("%s Retry-After schema %+v", status, h.Schema)
 		}
+	}
+}
+
+func TestResponseHeadersAreDocumented(t *testing.T) {
+	t.Parallel()
+	limited := openapi.ErrorResponse{Status: 429, Code: "limited", Title: "Limited"}
+	_, _, op := operation(t, openapi.Config{}, openapi.Route{
+		Method: "POST", Path: "/x", Auth: true, Errors: []openapi.ErrorResponse{limited},
+		Headers: map[string]string{"Pragma": "no-cache, for HTTP/1.0 caches"},
+	})
+	has := func(status, name string) bool { return op.Responses[status] != nil && op.Responses[status].Headers[name] != nil }
+	if !has("200", "Pragma") || op.Responses["200"].Headers["Pragma"].Description != "no-cache, for HTTP/1.0 caches" {
+		t.Errorf("the header the handler sets is not on the success: %v", op.Responses["200"].Headers)
+	}
+	if !has("401", "WWW-Authenticate") {
+		t.Error("a 401 does not document WWW-Authenticate")
+	}
+	for status := range op.Responses {
+		for _, name := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
+			if !has(status, name) {
+				t.Errorf("%s of a limited route does not document %s", status, name)
+			}
+		}
+	}
+	if !has("429", "Retry-After") {
+		t.Error("the 429 lost its Retry-After")
+	}
+	_, _, plain := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/y"})
+	if plain.Responses["200"].Headers["RateLimit-Limit"] != nil {
+		t.Error("a route that cannot answer 429 documents RateLimit-Limit")
 	}
 }

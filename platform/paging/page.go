@@ -13,7 +13,7 @@ type Page[T any] struct {
 	// PageSize is the requested limit.
 	PageSize int `json:"page_size" doc:"items per page" format:"int32" example:"20" validate:"required"`
 	// MaxPage is ceil(total/limit) - 1, so -1 for an empty result.
-	MaxPage int `json:"max_page" doc:"maximum page; exact when total_exact is true" format:"int32" example:"2" validate:"required"`
+	MaxPage int `json:"max_page" doc:"index of the last page (pages count from 0), -1 when the list is empty; exact when total_exact is true" format:"int32" example:"2" validate:"required"`
 	// HasPrev is true when Page is not 0.
 	HasPrev bool `json:"has_prev" doc:"previous possible" example:"false" validate:"required"`
 	// HasNext is true when a record follows the page. It is always exact:

@@ -95,14 +95,17 @@ func tagAnswer(fc *fiber.Ctx, out any, get bool) (notModified bool, err error) {
 }
 
 // tagPage sets the weak ETag of a page already in the answer's body, a
-// digest of it, and turns the answer into a 304 without a body when the
-// GET's If-None-Match holds it.
+// digest of it, and turns the answer into a 304 without a body or links
+// when the GET's If-None-Match holds it.
 func tagPage(fc *fiber.Ctx) {
 	tag := etag.Weak(fc.Response().Body())
 	fc.Set(fiber.HeaderETag, tag)
 	if condition(fc, fiber.HeaderIfNoneMatch).MatchWeak(tag) {
 		fc.Response().ResetBody()
 		fc.Response().Header.Del(fiber.HeaderContentType)
+		// RFC 9110, section 15.4.5: no representation metadata beyond
+		// what a 200 would have had to revalidate with.
+		fc.Response().Header.Del(fiber.HeaderLink)
 		fc.Status(http.StatusNotModified)
 	}
 }

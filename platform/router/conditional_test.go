@@ -124,6 +124,9 @@ func TestPagesHaveAWeakTag(t *testing.T) {
 	if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != tag {
 		t.Fatalf("the same page with If-None-Match: status %d, ETag %q, body %q; want a 304", resp.StatusCode, resp.Header.Get("ETag"), body)
 	}
+	if link := resp.Header.Get("Link"); link != "" {
+		t.Errorf("a 304 carries the page's links %q", link)
+	}
 	if other, _ := get(t, r, "/things?limit=6"); other.Header.Get("ETag") == tag {
 		t.Error("another page size has the same tag")
 	}

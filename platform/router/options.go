@@ -38,6 +38,8 @@ type options struct {
 	status                                 int
 	errors                                 []*problem.Error
 	contentTypes                           []string
+	// headers are what the handler sets on its success, documented.
+	headers map[string]string
 	// middleware run after the route matched, before its authentication.
 	middleware []fiber.Handler
 	// bodyLimit is the declared largest body; 0 leaves the schema's bound.
@@ -48,6 +50,18 @@ type options struct {
 
 // Option sets one of a route's options.
 type Option func(*options)
+
+// Header documents a header that the route's handler sets on its success
+// answer, with its description: the router documents the headers it sets
+// itself (ETag, Link, Location and the like), not what a handler adds.
+func Header(name, description string) Option {
+	return func(o *options) {
+		if o.headers == nil {
+			o.headers = map[string]string{}
+		}
+		o.headers[name] = description
+	}
+}
 
 // Summary sets the one-line summary of the route (the operation's summary
 // in the document).

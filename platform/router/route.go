@@ -120,6 +120,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		OptionalAuth:     o.optionalAuth,
 		Roles:            o.roles,
 		Sort:             o.sort,
+		Headers:          o.headers,
 		IfMatch:          o.ifMatch,
 		Idempotent:       o.idempotent,
 		BodyLimit:        int64(o.bodyLimit),

@@ -575,7 +575,7 @@ export interface components {
             has_prev: boolean;
             /**
              * Format: int32
-             * @description maximum page; exact when total_exact is true
+             * @description index of the last page (pages count from 0), -1 when the list is empty; exact when total_exact is true
              * @example 2
              */
             max_page: number;
@@ -610,7 +610,7 @@ export interface components {
         };
         Token: {
             /**
-             * @description HS256 JWT; send it as Authorization: Bearer <token>
+             * @description JWT access token (typ at+jwt; EdDSA with signing keys, HS256 with a shared secret); send it as Authorization: Bearer <token>
              * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...
              */
             access_token: string;
@@ -732,7 +732,7 @@ export interface components {
             has_prev: boolean;
             /**
              * Format: int32
-             * @description maximum page; exact when total_exact is true
+             * @description index of the last page (pages count from 0), -1 when the list is empty; exact when total_exact is true
              * @example 2
              */
             max_page: number;
@@ -959,6 +959,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description no-store: an answer with tokens is never kept (RFC 6749, section 5.1) */
+                    "Cache-Control"?: string;
+                    /** @description no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1) */
+                    Pragma?: string;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -968,6 +978,12 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -985,6 +1001,14 @@ export interface operations {
             /** @description Invalid credentials */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1003,6 +1027,12 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1022,6 +1052,12 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,6 +1075,12 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1056,9 +1098,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window, when the route is limited by client address */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window: 0 */
+                    /** @description Requests left in the window */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
@@ -1082,6 +1124,12 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1100,6 +1148,12 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1117,6 +1171,12 @@ export interface operations {
             /** @description Too busy / Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1312,6 +1372,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description no-store: an answer with tokens is never kept (RFC 6749, section 5.1) */
+                    "Cache-Control"?: string;
+                    /** @description no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1) */
+                    Pragma?: string;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1391,12 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1338,6 +1414,14 @@ export interface operations {
             /** @description Invalid grant */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1356,6 +1440,12 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1375,6 +1465,12 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1392,6 +1488,12 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,9 +1511,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window, when the route is limited by client address */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window: 0 */
+                    /** @description Requests left in the window */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
@@ -1435,6 +1537,12 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,6 +1561,12 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,6 +1584,12 @@ export interface operations {
             /** @description Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1545,9 +1665,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1656,9 +1778,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1832,9 +1956,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,6 +2091,12 @@ export interface operations {
                     ETag?: string;
                     /** @description true when the answer is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: boolean;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,6 +2106,12 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1991,6 +2129,14 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +2155,12 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,6 +2179,12 @@ export interface operations {
             /** @description Email already taken / Idempotency key in use */
             409: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,6 +2203,12 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2064,6 +2228,12 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2078,9 +2248,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Idempotency key reused */
+            /** @description Validation failed / Idempotency key reused */
             422: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,9 +2275,9 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window, when the route is limited by client address */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window: 0 */
+                    /** @description Requests left in the window */
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
@@ -2125,6 +2301,12 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2143,6 +2325,12 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2157,9 +2345,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit unavailable / Request timed out / Service unavailable */
+            /** @description Too busy / Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
+                    /** @description Requests allowed in the window, when the route is limited by client address */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2167,11 +2361,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "rate_limit_unavailable",
-                     *       "detail": "Rate limit unavailable",
+                     *       "code": "busy",
+                     *       "detail": "Too busy",
                      *       "status": 503,
-                     *       "title": "Rate limit unavailable",
-                     *       "type": "urn:problem-type:rate_limit_unavailable"
+                     *       "title": "Too busy",
+                     *       "type": "urn:problem-type:busy"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2231,9 +2425,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,9 +2585,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2630,9 +2828,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,9 +3026,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,9 +3268,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,9 +3413,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,9 +3545,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
