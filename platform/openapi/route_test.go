@@ -548,7 +548,9 @@ func TestResponseHeadersAreDocumented(t *testing.T) {
 		Method: "POST", Path: "/x", Auth: true, Errors: []openapi.ErrorResponse{limited},
 		Headers: map[string]string{"Pragma": "no-cache, for HTTP/1.0 caches"},
 	})
-	has := func(status, name string) bool { return op.Responses[status] != nil && op.Responses[status].Headers[name] != nil }
+	has := func(status, name string) bool {
+		return op.Responses[status] != nil && op.Responses[status].Headers[name] != nil
+	}
 	if !has("200", "Pragma") || op.Responses["200"].Headers["Pragma"].Description != "no-cache, for HTTP/1.0 caches" {
 		t.Errorf("the header the handler sets is not on the success: %v", op.Responses["200"].Headers)
 	}
