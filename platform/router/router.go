@@ -99,10 +99,14 @@ func New(cfg Config) (*Router, error) {
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
 		DisableStartupMessage:   true,
-		ReadTimeout:             cfg.ReadTimeout,
-		ReadBufferSize:          cfg.ReadBufferSize,
-		WriteTimeout:            cfg.WriteTimeout,
-		IdleTimeout:             cfg.IdleTimeout,
+		// A path is the document's, letter for letter and without a
+		// trailing slash: /Users and /users/ are not /users.
+		CaseSensitive:  true,
+		StrictRouting:  true,
+		ReadTimeout:    cfg.ReadTimeout,
+		ReadBufferSize: cfg.ReadBufferSize,
+		WriteTimeout:   cfg.WriteTimeout,
+		IdleTimeout:    cfg.IdleTimeout,
 		// (5) The final error handler sees every error that did not become
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,

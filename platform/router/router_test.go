@@ -301,3 +301,15 @@ func TestTheBuiltinsAreClaimedLikeEveryRoute(t *testing.T) {
 		})
 	}
 }
+
+func TestPathsAreExact(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	if resp, _ := get(t, r, "/things/1"); resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /things/1: status %d", resp.StatusCode)
+	}
+	for _, target := range []string{"/Things/1", "/THINGS/1", "/things/1/", "/things/", "/things//1"} {
+		resp, body := get(t, r, target)
+		wantProblem(t, resp, body, http.StatusNotFound)
+	}
+}
