@@ -86,15 +86,16 @@ func Parse(page, limit []byte, maxLimit int) (Paging, error) {
 // maxPage bounds the page index so that Limit*Page cannot overflow.
 const maxPage = 1<<31 - 1
 
-// parseInt accepts an optional sign followed by decimal digits only, so
-// "0x10", "1e2", "1.5" and " 1" are rejected, and values that do not fit an
-// int32 are reported as unparsable.
+// parseInt accepts an optional minus followed by decimal digits only, with
+// no leading zero (but 0 itself), so "0x10", "1e2", "1.5", " 1", "+1",
+// "01" and "-0" are rejected, and values that do not fit an int32 are
+// reported as unparsable.
 func parseInt(b []byte) (int, bool) {
 	s := b
-	if s[0] == '-' || s[0] == '+' {
+	if s[0] == '-' {
 		s = s[1:]
 	}
-	if len(s) == 0 || len(s) > 10 {
+	if len(s) == 0 || len(s) > 10 || (s[0] == '0' && len(b) > 1) {
 		return 0, false
 	}
 	for _, c := range s {

@@ -19,7 +19,7 @@ func TestParse(t *testing.T) {
 		{"the maximum limit is accepted", "0", "100", paging.Paging{Page: 0, Limit: 100, MaxLimit: 100}},
 		{"the smallest limit is accepted", "0", "1", paging.Paging{Page: 0, Limit: 1, MaxLimit: 100}},
 		{"every digit is a digit", "1234567890", "99", paging.Paging{Page: 1234567890, Limit: 99, MaxLimit: 100}},
-		{"leading zeros are decimal", "010", "", paging.Paging{Page: 10, Limit: 20, MaxLimit: 100}},
+		{"zero is zero", "0", "", paging.Paging{Page: 0, Limit: 20, MaxLimit: 100}},
 		{"the largest int32 page is accepted", "2147483647", "", paging.Paging{Page: 2147483647, Limit: 20, MaxLimit: 100}},
 	}
 	for _, tc := range ok {
@@ -42,6 +42,11 @@ func TestParse(t *testing.T) {
 		{"a huge number", "", "99999999999999999999", "limit"},
 		{"a lone minus", "-", "", "page"},
 		{"surrounding space", " 1", "", "page"},
+		// One value, one spelling: the document's integers.
+		{"a leading zero", "010", "", "page"},
+		{"a plus sign", "+1", "", "page"},
+		{"minus zero", "-0", "", "page"},
+		{"a limit with a leading zero", "", "05", "limit"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name+" is an error naming "+tc.field, func(t *testing.T) {

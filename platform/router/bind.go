@@ -170,10 +170,32 @@ const emptyMessage = "must not be empty"
 // it is absent; sent empty, it is a *paging.FieldError naming it.
 func nonEmpty(args *fasthttp.Args, name string) ([]byte, error) {
 	v := args.Peek(name)
-	if len(v) == 0 && args.Has(name) {
+	switch {
+	case len(v) == 0 && args.Has(name):
 		return nil, &paging.FieldError{Field: name, Message: emptyMessage}
+	case len(v) > 0 && sentTwice(args, name):
+		return nil, &paging.FieldError{Field: name, Message: repeatedMessage}
 	}
 	return v, nil
+}
+
+// repeatedMessage is what a parameter of one value sent more than once is
+// told: which of them the client meant is not the server's to guess.
+const repeatedMessage = "must be sent once"
+
+// sentTwice reports whether src carries name more than once.
+func sentTwice(src values, name string) bool {
+	args, ok := src.(*fasthttp.Args)
+	if !ok {
+		return len(src.PeekMulti(name)) > 1
+	}
+	n := 0
+	args.VisitAll(func(key, _ []byte) {
+		if string(key) == name {
+			n++
+		}
+	})
+	return n > 1
 }
 
 // bindValues binds and checks a query or form field from src. An absent
@@ -187,6 +209,9 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
 			}
 			return p.absent(bad), nil
+		}
+		if sentTwice(src, p.f.Name) {
+			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, repeatedMessage)
 		}
 		if err := p.bindOne(base.FieldByIndex(p.f.Index), raw); err != nil {
 			return bad, err

@@ -91,12 +91,31 @@ func TestPathParametersAreBoundIntoTypedFields(t *testing.T) {
 	if got := decode[itemPath](t, body); got != (itemPath{ID: 42, Slug: "hello-world"}) {
 		t.Fatalf("bound %+v", got)
 	}
-	for _, target := range []string{"/b/items/abc/x", "/b/items/1.5/x", "/b/items/99999999999999999999/x"} {
+	for _, target := range []string{"/b/items/abc/x", "/b/items/1.5/x", "/b/items/99999999999999999999/x",
+		"/b/items/+42/x", "/b/items/%2B42/x", "/b/items/042/x", "/b/items/-0/x"} {
 		t.Run("an unparsable id in "+target+" is a 400 naming it", func(t *testing.T) {
 			resp, body := get(t, r, target)
 			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "id")
 		})
 	}
+}
+
+func TestOneValueParametersAreSentOnce(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	for _, query := range []string{"q=ann&q=bob", "count=1&count=1", "role=admin&q=x&role=guest"} {
+		resp, body := get(t, r, "/b/filter?"+query)
+		p := wantProblem(t, resp, body, http.StatusBadRequest)
+		if len(p.Errors) != 1 || p.Errors[0].Message != "must be sent once" {
+			t.Errorf("%s: %+v, want one field that must be sent once", query, p.Errors)
+		}
+	}
+	// A list parameter repeats by design.
+	if resp, body := get(t, r, "/b/filter?tag=a&tag=b"); resp.StatusCode != http.StatusOK {
+		t.Errorf("tag twice: status %d: %s", resp.StatusCode, body)
+	}
+	resp, body := send(t, r, http.MethodPost, "/b/form", "application/x-www-form-urlencoded", "name=a&name=b")
+	wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "name")
 }
 
 func TestQueryIsBoundByKind(t *testing.T) {

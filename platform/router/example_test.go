@@ -85,6 +85,6 @@ func Example() {
 	// Output:
 	// 200 application/json {"id":1,"title":"Dune"}
 	// 404 application/problem+json {"type":"urn:problem-type:book_not_found","title":"Book not found","status":404,"detail":"no book with id 7","code":"book_not_found"}
-	// 400 application/problem+json {"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid path parameter.","errors":[{"field":"id","message":"must be a base-10 integer that fits 64 bits"}]}
+	// 400 application/problem+json {"type":"about:blank","title":"Bad Request","status":400,"detail":"Invalid path parameter.","errors":[{"field":"id","message":"must be a base-10 integer, without + or leading zeros, that fits 64 bits"}]}
 	// 401 application/problem+json {"type":"urn:problem-type:unauthorized","title":"Unauthorized","status":401,"detail":"A bearer token is required.","code":"unauthorized"}
 }

@@ -44,8 +44,6 @@ func TestPagingIsParsedOnPagedRoutes(t *testing.T) {
 		{"defaults apply when both are absent", "", pagingEcho{0, 20}},
 		{"explicit values are used", "?page=3&limit=7", pagingEcho{3, 7}},
 		{"the configured maximum is accepted", "?limit=50", pagingEcho{0, 50}},
-		{"an encoded plus sign is base 10", "?page=%2B2", pagingEcho{2, 20}},
-		{"leading zeros are base 10, not octal", "?page=010", pagingEcho{10, 20}},
 	}
 	for _, path := range []string{"/p/list"} {
 		for _, tc := range ok {
@@ -76,6 +74,12 @@ func TestPagingIsParsedOnPagedRoutes(t *testing.T) {
 		{"a lone sign", "?page=-", "page"},
 		{"a space", "?limit=%201", "limit"},
 		{"a plus that decodes to a space", "?page=+2", "page"},
+		{"an encoded plus sign", "?page=%2B2", "page"},
+		{"a leading zero", "?page=010", "page"},
+		{"a limit with a leading zero", "?limit=05", "limit"},
+		{"minus zero", "?page=-0", "page"},
+		{"a page twice", "?page=1&page=2", "page"},
+		{"a limit twice", "?limit=5&limit=6", "limit"},
 		// The document does not allow empty values: page= is not "no page".
 		{"an empty page", "?page=&limit=5", "page"},
 		{"an empty limit", "?limit", "limit"},

@@ -44,8 +44,8 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		bits := t.Bits()
 		return func(v reflect.Value, raw []byte) error {
 			n, err := strconv.ParseInt(string(raw), 10, bits)
-			if err != nil {
-				return fmt.Errorf("must be a base-10 integer that fits %d bits", bits)
+			if err != nil || !canonical(raw) {
+				return fmt.Errorf("must be a base-10 integer, without + or leading zeros, that fits %d bits", bits)
 			}
 			v.SetInt(n)
 			return nil
@@ -54,8 +54,8 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		bits := t.Bits()
 		return func(v reflect.Value, raw []byte) error {
 			n, err := strconv.ParseUint(string(raw), 10, bits)
-			if err != nil {
-				return fmt.Errorf("must be a non-negative base-10 integer that fits %d bits", bits)
+			if err != nil || !canonical(raw) {
+				return fmt.Errorf("must be a non-negative base-10 integer, without + or leading zeros, that fits %d bits", bits)
 			}
 			v.SetUint(n)
 			return nil
@@ -85,6 +85,18 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("unsupported type %s", t)
+}
+
+// canonical reports whether raw, which strconv parsed as an integer, is
+// written the one way the document's integers are: no + sign, no leading
+// zero and no -0, so that one resource has one URL (/users/2, never
+// /users/02 or /users/+2).
+func canonical(raw []byte) bool {
+	digits := raw
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	return raw[0] != '+' && (digits[0] != '0' || len(raw) == 1)
 }
 
 // sliceSetter returns the setter of a slice bound from repeated values.
