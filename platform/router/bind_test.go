@@ -118,6 +118,21 @@ func TestOneValueParametersAreSentOnce(t *testing.T) {
 	wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "name")
 }
 
+func TestBooleansAreTrueOrFalse(t *testing.T) {
+	t.Parallel()
+	r := bindRouter(t)
+	for _, v := range []string{"1", "0", "t", "F", "TRUE", "True", "yes"} {
+		resp, body := get(t, r, "/b/filter?active="+v)
+		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "active")
+	}
+	for v, want := range map[string]bool{"true": true, "false": false} {
+		resp, body := get(t, r, "/b/filter?active="+v)
+		if got := decode[filterQuery](t, body); resp.StatusCode != http.StatusOK || got.Active == nil || *got.Active != want {
+			t.Errorf("active=%s: status %d, bound %v", v, resp.StatusCode, got.Active)
+		}
+	}
+}
+
 func TestQueryIsBoundByKind(t *testing.T) {
 	t.Parallel()
 	r := bindRouter(t)

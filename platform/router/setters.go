@@ -33,11 +33,16 @@ func scalarSetter(t reflect.Type) (setter, error) {
 		}, nil
 	case reflect.Bool:
 		return func(v reflect.Value, raw []byte) error {
-			b, err := strconv.ParseBool(string(raw))
-			if err != nil {
+			// The document's spelling only, as JSON writes it: not 1, t or
+			// TRUE, which strconv.ParseBool takes.
+			switch string(raw) {
+			case "true":
+				v.SetBool(true)
+			case "false":
+				v.SetBool(false)
+			default:
 				return errors.New("must be true or false")
 			}
-			v.SetBool(b)
 			return nil
 		}, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
