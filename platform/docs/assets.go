@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	entity "github.com/asapjs/fiber-template/platform/etag"
 )
 
 // asset is one embedded file of the UI. It is held both as stored and
@@ -112,19 +114,8 @@ func (a *asset) serve(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, a.contentType)
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set(fiber.HeaderETag, etag)
-	if etagMatches(c.Get(fiber.HeaderIfNoneMatch), etag) {
+	if entity.Parse(c.Get(fiber.HeaderIfNoneMatch)).MatchWeak(etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	return c.Send(body)
-}
-
-// etagMatches reports whether an If-None-Match header value lists etag.
-func etagMatches(ifNoneMatch, etag string) bool {
-	for candidate := range strings.SplitSeq(ifNoneMatch, ",") {
-		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
-		if candidate == etag || candidate == "*" {
-			return true
-		}
-	}
-	return false
 }

@@ -167,7 +167,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			r.setHeader("Accept-Patch", &Header{Description: "The patch media types the resource takes (RFC 5789)", Schema: &Schema{Type: "string"}})
 		}
 	}
-	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil {
+	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil && (rt.Auth || rt.OptionalAuth) {
 		r.setHeader("WWW-Authenticate", &Header{Description: `The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`, Schema: &Schema{Type: "string"}})
 	}
 	if out[strconv.Itoa(http.StatusTooManyRequests)] != nil {

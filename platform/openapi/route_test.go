@@ -567,8 +567,14 @@ func TestResponseHeadersAreDocumented(t *testing.T) {
 	if !has("429", "Retry-After") {
 		t.Error("the 429 lost its Retry-After")
 	}
-	_, _, plain := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/y"})
+	// A 401 a public route declares itself (a wrong password) is not a
+	// challenge: no WWW-Authenticate.
+	refused := openapi.ErrorResponse{Status: 401, Code: "invalid_credentials", Title: "Invalid credentials"}
+	_, _, plain := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/y", Errors: []openapi.ErrorResponse{refused}})
 	if plain.Responses["200"].Headers["RateLimit-Limit"] != nil {
 		t.Error("a route that cannot answer 429 documents RateLimit-Limit")
+	}
+	if plain.Responses["401"].Headers["WWW-Authenticate"] != nil {
+		t.Error("the declared 401 of a public route documents WWW-Authenticate")
 	}
 }

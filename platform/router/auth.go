@@ -31,6 +31,11 @@ var (
 // authenticate returns the claims of the request's bearer token, from the
 // cache of verified tokens when it is there and still unexpired.
 func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
+	if len(fc.Request().Header.PeekAll(fiber.HeaderAuthorization)) > 1 {
+		// Which one a proxy in front read is not this server's to guess.
+		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api", error="invalid_request"`)
+		return nil, errUnauthorized.WithDetail("A request may carry one Authorization header.")
+	}
 	raw := bearerToken(fc.Request().Header.Peek(fiber.HeaderAuthorization))
 	if raw == nil {
 		fc.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="api"`)

@@ -177,3 +177,18 @@ func TestAuthIsCheckedBeforeInput(t *testing.T) {
 		wantProblem(t, resp, body, http.StatusUnauthorized)
 	}
 }
+
+func TestOneAuthorizationHeader(t *testing.T) {
+	t.Parallel()
+	r := authRouter(t, 0)
+	good := "Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor("user-7", "", time.Hour))
+	for _, fields := range [][]string{{good, "Bearer junk"}, {"Bearer junk", good}, {good, good}} {
+		req := httptest.NewRequest(http.MethodGet, "/me", nil)
+		req.Header["Authorization"] = fields
+		resp, body := do(t, r, req)
+		wantProblem(t, resp, body, http.StatusUnauthorized)
+		if !strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_request"`) {
+			t.Errorf("two Authorization fields: WWW-Authenticate %q", resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+}

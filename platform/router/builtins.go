@@ -195,20 +195,9 @@ func (f *specFile) set(b []byte) {
 func (f *specFile) serve(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderETag, f.etag)
 	c.Set(fiber.HeaderCacheControl, "no-cache")
-	if etagMatch(c.Get(fiber.HeaderIfNoneMatch), f.etag) {
+	if condition(c, fiber.HeaderIfNoneMatch).MatchWeak(f.etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 	return c.Send(f.body)
-}
-
-// etagMatch reports whether an If-None-Match header lists etag or "*".
-func etagMatch(header, etag string) bool {
-	for _, v := range strings.Split(header, ",") {
-		v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
-		if v == etag || v == "*" {
-			return true
-		}
-	}
-	return false
 }

@@ -3145,7 +3145,6 @@ type LoginResponse401Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
-	WWWAuthenticate    *string
 }
 
 // LoginResponse413Headers the declared response headers of an HTTP 413 response for Login
@@ -3442,7 +3441,6 @@ type RefreshResponse401Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
-	WWWAuthenticate    *string
 }
 
 // RefreshResponse413Headers the declared response headers of an HTTP 413 response for Refresh
@@ -5971,13 +5969,6 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
-		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.WWWAuthenticate = &value
-		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers LoginResponse413Headers
@@ -6438,13 +6429,6 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
-		}
-		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.WWWAuthenticate = &value
 		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:

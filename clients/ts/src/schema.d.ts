@@ -1007,8 +1007,6 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
-                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
-                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1420,8 +1418,6 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
-                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
-                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
