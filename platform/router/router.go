@@ -111,6 +111,7 @@ func New(cfg Config) (*Router, error) {
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,
 	})
+	r.answerUnknownMethods()
 
 	if err := r.wireExtensions(); err != nil { // (1)
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -312,4 +313,20 @@ func TestPathsAreExact(t *testing.T) {
 		resp, body := get(t, r, target)
 		wantProblem(t, resp, body, http.StatusNotFound)
 	}
+}
+
+func TestUnknownMethodsAreNotImplemented(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	for _, method := range []string{"FOO", "get", "Post", "PROPFIND"} {
+		req := httptest.NewRequest(method, "/things/1", nil)
+		resp, body := do(t, r, req)
+		wantProblem(t, resp, body, http.StatusNotImplemented)
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: the 501 lacks the security headers: %v", method, resp.Header)
+		}
+	}
+	// A method HTTP has but the route lacks is still a 405.
+	resp, body := do(t, r, httptest.NewRequest(http.MethodPost, "/things/1", nil))
+	wantProblem(t, resp, body, http.StatusMethodNotAllowed)
 }

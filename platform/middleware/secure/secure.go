@@ -37,6 +37,28 @@ func New(config ...Config) fiber.Handler {
 	if len(config) > 0 {
 		cfg = config[0]
 	}
+	set := headersOf(cfg)
+	return func(c *fiber.Ctx) error {
+		if cfg.Next != nil && cfg.Next(c) {
+			return c.Next()
+		}
+		for _, h := range set {
+			c.Response().Header.Set(h[0], h[1])
+		}
+		return c.Next()
+	}
+}
+
+// Set writes the headers of ConfigDefault on an answer written outside the
+// middleware chain, which New does not reach.
+func Set(c *fiber.Ctx) {
+	for _, h := range headersOf(ConfigDefault) {
+		c.Response().Header.Set(h[0], h[1])
+	}
+}
+
+// headersOf lists the headers cfg sets, by name and value.
+func headersOf(cfg Config) [][2]string {
 	headers := [][2]string{
 		{fiber.HeaderXContentTypeOptions, cfg.ContentTypeOptions},
 		{fiber.HeaderXFrameOptions, cfg.FrameOptions},
@@ -49,13 +71,5 @@ func New(config ...Config) fiber.Handler {
 			set = append(set, h)
 		}
 	}
-	return func(c *fiber.Ctx) error {
-		if cfg.Next != nil && cfg.Next(c) {
-			return c.Next()
-		}
-		for _, h := range set {
-			c.Response().Header.Set(h[0], h[1])
-		}
-		return c.Next()
-	}
+	return set
 }
