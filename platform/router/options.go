@@ -40,6 +40,8 @@ type options struct {
 	contentTypes                           []string
 	// headers are what the handler sets on its success, documented.
 	headers map[string]string
+	// location is the template of a 201's Location (see Location).
+	location string
 	// middleware run after the route matched, before its authentication.
 	middleware []fiber.Handler
 	// bodyLimit is the declared largest body; 0 leaves the schema's bound.

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -129,6 +130,21 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if o.decompress {
 		spec.Encodings = []string{"gzip"}
 	}
+	var loc *location
+	if o.location != "" {
+		if o.status != http.StatusCreated {
+			return nil, routeBinding{}, fmt.Errorf("route has a Location but answers %d, not 201", o.status)
+		}
+		var err error
+		if loc, err = newLocation(fullPath, o.location, outType); err != nil {
+			return nil, routeBinding{}, err
+		}
+		spec.Headers = maps.Clone(spec.Headers)
+		if spec.Headers == nil {
+			spec.Headers = map[string]string{}
+		}
+		spec.Headers[fiber.HeaderLocation] = "The resource created: " + strings.TrimSuffix(fullPath, "/") + o.location
+	}
 	errs := o.errors
 	if o.auth || o.optionalAuth {
 		// What the verifier answers, so the 401 example has its real code.
@@ -237,20 +253,24 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			return err
 		}
 		if idem != nil && len(fc.Request().Header.PeekAll(HeaderIdempotencyKey)) > 0 {
-			return idem.run(fc, c, in, func() error { return answer(fc, c, in, h, status, noBody, get) })
+			return idem.run(fc, c, in, func() error { return answer(fc, c, in, h, status, noBody, get, loc) })
 		}
-		return answer(fc, c, in, h, status, noBody, get)
+		return answer(fc, c, in, h, status, noBody, get, loc)
 	}
 	return handler, routeBinding{op: op, binding: bind}, nil
 }
 
 // answer runs the handler h on the bound input and writes its answer with
 // the route's success status: no body, a 304 to a matching If-None-Match,
-// or the output as JSON with its ETag and paging links.
-func answer[In, Out any](fc *fiber.Ctx, c *Ctx, in *In, h Handler[In, Out], status int, noBody, get bool) error {
+// or the output as JSON with its ETag, paging links and, where the route
+// has one, its Location.
+func answer[In, Out any](fc *fiber.Ctx, c *Ctx, in *In, h Handler[In, Out], status int, noBody, get bool, loc *location) error {
 	out, err := h(c, in)
 	if err != nil {
 		return err
+	}
+	if loc != nil && out != nil {
+		fc.Set(fiber.HeaderLocation, loc.of(out))
 	}
 	if noBody || out == nil {
 		return fc.SendStatus(status)

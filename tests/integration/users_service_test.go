@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -379,7 +380,12 @@ func (a *userAPI) signUp(t *testing.T, body map[string]any) userJSON {
 	} else if _, ok := body["active"]; ok {
 		token = a.adminToken(t)
 	}
-	return a.send(t, req{method: http.MethodPost, path: "/api/users", token: token, body: body}).wantUser(t, http.StatusCreated)
+	res := a.send(t, req{method: http.MethodPost, path: "/api/users", token: token, body: body})
+	u := res.wantUser(t, http.StatusCreated)
+	if loc, want := res.header.Get("Location"), "/api/users/"+strconv.FormatInt(u.ID, 10); loc != want {
+		t.Errorf("sign-up: Location %q, want %q", loc, want)
+	}
+	return u
 }
 
 // login logs in with JSON and returns the access token.

@@ -2087,6 +2087,8 @@ export interface operations {
                     ETag?: string;
                     /** @description true when the answer is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: boolean;
+                    /** @description The resource created: /api/users/{id} */
+                    Location?: string;
                     /** @description Requests allowed in the window, when the route is limited by client address */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the window */

@@ -1,0 +1,110 @@
+package router
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Location sets the Location header of a route's 201 answer to the
+// resource it created: the route's path followed by template, whose
+// {name} segments are filled from the answer's members of those JSON
+// names (a string or an integer), so that POST /users with "/{id}"
+// answers Location: /api/users/42. The document declares the header. A
+// route that does not answer 201, or a name that is not such a member,
+// fails at start-up.
+func Location(template string) Option { return func(o *options) { o.location = template } }
+
+// location is the Location of a route's answers, made at start-up.
+type location struct {
+	// parts are literal text, or with field set, a member of the answer.
+	parts []locationPart
+}
+
+// locationPart is literal text or the index of an answer's field.
+type locationPart struct {
+	text  string
+	field []int
+}
+
+// newLocation reads template against the output type out (a struct or a
+// pointer to one) under the route's full path.
+func newLocation(fullPath, template string, out reflect.Type) (*location, error) {
+	if !strings.HasPrefix(template, "/") {
+		return nil, fmt.Errorf("Location %q must start with /", template)
+	}
+	for out != nil && out.Kind() == reflect.Pointer {
+		out = out.Elem()
+	}
+	if out == nil || out.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("Location %q needs a struct answer to fill it from", template)
+	}
+	l := &location{parts: []locationPart{{text: strings.TrimSuffix(fullPath, "/")}}}
+	for rest := template; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			l.parts = append(l.parts, locationPart{text: rest})
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			return nil, fmt.Errorf("Location %q: unclosed {", template)
+		}
+		name := rest[open+1 : open+end]
+		field, err := memberField(out, name)
+		if err != nil {
+			return nil, fmt.Errorf("Location %q: %w", template, err)
+		}
+		l.parts = append(l.parts, locationPart{text: rest[:open]}, locationPart{field: field})
+		rest = rest[open+end+1:]
+	}
+	return l, nil
+}
+
+// memberField finds the top-level field of struct t whose JSON name is
+// name, a string or an integer.
+func memberField(t reflect.Type, name string) ([]int, error) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		json, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if json == "" {
+			json = f.Name
+		}
+		if json != name || !f.IsExported() {
+			continue
+		}
+		switch f.Type.Kind() {
+		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			return f.Index, nil
+		}
+		return nil, fmt.Errorf("member %s of %s is a %s, not a string or an integer", name, t, f.Type)
+	}
+	return nil, fmt.Errorf("%s has no member %s", t, name)
+}
+
+// of is the Location of the answer out.
+func (l *location) of(out any) string {
+	v := reflect.ValueOf(out)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	var b strings.Builder
+	for _, p := range l.parts {
+		if p.field == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		switch f := v.FieldByIndex(p.field); f.Kind() {
+		case reflect.String:
+			b.WriteString(url.PathEscape(f.String()))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			b.WriteString(strconv.FormatUint(f.Uint(), 10))
+		default:
+			b.WriteString(strconv.FormatInt(f.Int(), 10))
+		}
+	}
+	return b.String()
+}

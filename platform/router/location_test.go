@@ -1,0 +1,65 @@
+package router_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/asapjs/fiber-template/platform/router"
+)
+
+type created struct {
+	ID   int64  `json:"id"`
+	Slug string `json:"slug"`
+	Tags []string
+}
+
+func createdRoute(opts ...router.Option) router.Route {
+	return router.Post("/", func(c *router.Ctx, in *struct {
+		Body struct {
+			Slug string `json:"slug"`
+		}
+	}) (*created, error) {
+		return &created{ID: 42, Slug: in.Body.Slug}, nil
+	}, opts...)
+}
+
+func TestLocationNamesTheCreatedResource(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{BasePath: "/api", Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
+		createdRoute(router.Status(http.StatusCreated), router.Location("/{id}/by-slug/{slug}")),
+	}}}})
+	resp, body := send(t, r, http.MethodPost, "/api/things", "application/json", `{"slug":"a b/c"}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	if got, want := resp.Header.Get("Location"), "/api/things/42/by-slug/a%20b%2Fc"; got != want {
+		t.Errorf("Location %q, want %q", got, want)
+	}
+	_, raw := get(t, r, "/api/docs/spec.json")
+	op := loadSpec(t, raw).Paths.Find("/api/things").Post
+	h := op.Responses.Status(http.StatusCreated).Value.Headers["Location"]
+	if h == nil || !strings.Contains(h.Value.Description, "/api/things/{id}/by-slug/{slug}") {
+		t.Errorf("the 201 documents Location as %+v", h)
+	}
+}
+
+func TestLocationDeclarationsFailAtStart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		route router.Route
+		want  string
+	}{
+		{"a 200", createdRoute(router.Location("/{id}")), "not 201"},
+		{"no such member", createdRoute(router.Status(http.StatusCreated), router.Location("/{name}")), "no member name"},
+		{"a list member", createdRoute(router.Status(http.StatusCreated), router.Location("/{Tags}")), "not a string or an integer"},
+		{"not a path", createdRoute(router.Status(http.StatusCreated), router.Location("{id}")), "must start with /"},
+		{"unclosed", createdRoute(router.Status(http.StatusCreated), router.Location("/{id")), "unclosed"},
+	} {
+		_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{tc.route}}}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
