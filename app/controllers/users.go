@@ -343,7 +343,8 @@ func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 // replace writes body over the user old, when its version is one of
 // versions (nil: any), with the permissions of an update: only an admin
 // changes a role or the active flag, and such a change ends the user's
-// sessions. The repository's errors are returned as they are.
+// sessions. A body that changes nothing writes nothing and answers old.
+// The repository's errors are returned as they are.
 func (c *Users) replace(rc *router.Ctx, ctx context.Context, old *models.User, body dto.UpdateUserRequest, versions []int64) (*models.User, error) {
 	email, err := normalizeEmailField("email", body.Email)
 	if err != nil {
@@ -358,6 +359,15 @@ func (c *Users) replace(rc *router.Ctx, ctx context.Context, old *models.User, b
 	}
 	if !callerOf(rc).admin() && (u.Role != old.Role || u.Active != old.Active) {
 		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
+	}
+	if u.Email == old.Email && u.Name == old.Name && u.Role == old.Role && u.Active == old.Active {
+		// Nothing changes: the user as read is the answer, version and
+		// ETag kept, so that caches and other writers are not told of a
+		// change there was not.
+		if versions != nil && !slices.Contains(versions, old.Version) {
+			return nil, &repositories.StaleError{Current: old.Version}
+		}
+		return old, nil
 	}
 	if err := c.users.Update(ctx, u, versions...); err != nil {
 		return nil, err

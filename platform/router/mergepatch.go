@@ -75,6 +75,22 @@ func (p *MergePatch[T]) Apply(dst *T) error {
 	return nil
 }
 
+// Changes reports whether applying the patch to current would change it,
+// as JSON: a patch of no members, or of members set to the values they
+// have, changes nothing, and a handler can answer current as it is,
+// without a write or a new version.
+func (p *MergePatch[T]) Changes(current T) (bool, error) {
+	before, err := toJSONValue(&current)
+	if err != nil {
+		return false, err
+	}
+	target, err := toJSONValue(&current) // mergePatch merges into its target
+	if err != nil {
+		return false, err
+	}
+	return !reflect.DeepEqual(before, mergePatch(target, p.members)), nil
+}
+
 // setPatch keeps the members of the checked patch body in the MergePatch
 // at dst.
 func setPatch(dst reflect.Value, body []byte, check patchChecker) error {

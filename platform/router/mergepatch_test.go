@@ -155,3 +155,39 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 	jb, _ := json.Marshal(vb)
 	return string(ja) == string(jb)
 }
+
+func TestMergePatchKnowsWhenItChangesNothing(t *testing.T) {
+	t.Parallel()
+	bio := "first"
+	current := profile{Name: "Ada", Bio: &bio, Address: &address{City: "London", Zip: "N1"}, Tags: []string{"math"}}
+	type verdict struct {
+		Changes bool `json:"changes"`
+	}
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/profile", Declared: []router.Route{
+		router.Patch("/", func(c *router.Ctx, in *patchProfile) (*verdict, error) {
+			changes, err := in.Body.Changes(current)
+			return &verdict{changes}, err
+		}),
+	}}}})
+	for patch, want := range map[string]bool{
+		`{}`:                                       false,
+		`{"name":"Ada"}`:                           false,
+		`{"address":{"city":"London"}}`:            false,
+		`{"tags":["math"]}`:                        false,
+		`{"name":"Ada","bio":"first"}`:             false,
+		`{"name":"Grace"}`:                         true,
+		`{"bio":null}`:                             true,
+		`{"address":{"zip":null}}`:                 true,
+		`{"tags":["math","logic"]}`:                true,
+		`{"tags":[]}`:                              true,
+		`{"address":{"city":"London","zip":"N2"}}`: true,
+	} {
+		res, body := send(t, r, http.MethodPatch, "/profile", router.MediaMergePatch, patch)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", patch, res.StatusCode, body)
+		}
+		if got := decode[verdict](t, body).Changes; got != want {
+			t.Errorf("patch %s: Changes %v, want %v", patch, got, want)
+		}
+	}
+}

@@ -74,6 +74,24 @@ func testUserPatch(t *testing.T, newDSN func(*testing.T) string) {
 		}
 	})
 
+	t.Run("a patch or an update that changes nothing keeps the version", func(t *testing.T) {
+		before, tag := current(t)
+		unchanged := map[string]any{"email": before.Email, "name": before.Name, "role": before.Role, "active": before.Active}
+		for _, res := range []response{
+			patch(t, self, map[string]any{}, nil),
+			patch(t, self, map[string]any{"name": before.Name}, map[string]string{"If-Match": tag}),
+			a.send(t, req{method: http.MethodPut, path: path, token: self, body: unchanged}),
+		} {
+			if got := res.wantUser(t, http.StatusOK); got != before || res.header.Get("ETag") != tag {
+				t.Errorf("%+v with ETag %q, want %+v with %s kept", got, res.header.Get("ETag"), before, tag)
+			}
+		}
+		patch(t, self, map[string]any{}, map[string]string{"If-Match": `"999999"`}).wantCode(t, http.StatusPreconditionFailed, "precondition_failed")
+		if _, after := current(t); after != tag {
+			t.Errorf("ETag %s after writes that change nothing, want %s", after, tag)
+		}
+	})
+
 	t.Run("a patch is only merge-patch+json, and the 415 says so", func(t *testing.T) {
 		res := a.send(t, req{method: http.MethodPatch, path: path, token: self, body: map[string]any{"name": "X"}})
 		res.wantProblem(t, http.StatusUnsupportedMediaType)
