@@ -140,6 +140,10 @@ func SameAnswerApp() *fiber.App {
 		link = strconv.AppendInt(append(append(link, sep), "limit="...), int64(limit), 10)
 		first := string(link)
 		links := "<" + first + `>; rel="first"`
+		if page > 0 {
+			prev := strconv.AppendInt(append(link, "&page="...), int64(page-1), 10)
+			links = "<" + string(prev) + `>; rel="prev", ` + links
+		}
 		if p.HasNext {
 			next := strconv.AppendInt(append(link, "&page="...), int64(page+1), 10)
 			links = "<" + string(next) + `>; rel="next", ` + links

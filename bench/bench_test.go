@@ -60,7 +60,7 @@ func sameAnswer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	answer := func(app *fiber.App) (fields []string, body string) {
+	answer := func(app *fiber.App) (fields []string, body, link string) {
 		req := httptest.NewRequest(http.MethodGet, Target, nil)
 		req.Header.Set(fiber.HeaderAuthorization, "Bearer "+token)
 		resp, err := app.Test(req, -1)
@@ -76,12 +76,12 @@ func sameAnswer(b *testing.B) {
 			fields = append(fields, name)
 		}
 		slices.Sort(fields)
-		return fields, string(raw)
+		return fields, string(raw), resp.Header.Get(fiber.HeaderLink)
 	}
-	wantFields, wantBody := answer(routed)
-	fields, body := answer(SameAnswerApp())
-	if !slices.Equal(fields, wantFields) || body != wantBody {
-		b.Fatalf("the same-answer baseline answers\n%v\n%s\nthe router\n%v\n%s", fields, body, wantFields, wantBody)
+	wantFields, wantBody, wantLink := answer(routed)
+	fields, body, link := answer(SameAnswerApp())
+	if !slices.Equal(fields, wantFields) || body != wantBody || link != wantLink {
+		b.Fatalf("the same-answer baseline answers\n%v\n%s\n%s\nthe router\n%v\n%s\n%s", fields, link, body, wantFields, wantLink, wantBody)
 	}
 }
 

@@ -85,7 +85,7 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
 		if outputIs(rt.Output, linkedType) {
 			success.Headers = map[string]*Header{"Link": {
-				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters`,
+				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters`,
 				Schema:      &Schema{Type: "string"},
 			}}
 		}

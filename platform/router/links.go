@@ -10,7 +10,8 @@ import (
 )
 
 // setLinks answers the Link header of a page: rel="next" when a record
-// follows (by its cursor when the list issued one, else by page), and
+// follows (by its cursor when the list issued one, else by page),
+// rel="prev" on a page after the first reached by its index, and
 // rel="first", before any link the route set already. Both keep the
 // request's path, filters (in the request's order) and page size; the
 // paging parameters come after the filters, so every page of a list names
@@ -42,6 +43,16 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 			next.AddBytesV("page", strconv.AppendInt(num[:0], int64(l.Page+1), 10))
 		}
 		b = appendLink(b, path, next, "next")
+		b = append(b, ", "...)
+	}
+	if l.Page > 0 && !c.Context().QueryArgs().Has("cursor") {
+		// A page reached by its index has the one before it; a page
+		// reached by cursor only looks forward.
+		prev := fasthttp.AcquireArgs()
+		defer fasthttp.ReleaseArgs(prev)
+		args.CopyTo(prev)
+		prev.AddBytesV("page", strconv.AppendInt(num[:0], int64(l.Page-1), 10))
+		b = appendLink(b, path, prev, "prev")
 		b = append(b, ", "...)
 	}
 	b = appendLink(b, path, args, "first")

@@ -56,3 +56,30 @@ func TestLinkHeadersWalkTheList(t *testing.T) {
 		t.Fatalf("rel=\"first\" %s: status %d, page %+v", first, resp.StatusCode, page)
 	}
 }
+
+// TestLinkHeadersGoBackByPage: a page reached by its index links the page
+// before it, with the same filters and size; the first page and a page
+// reached by cursor do not.
+func TestLinkHeadersGoBackByPage(t *testing.T) {
+	t.Parallel()
+	r := cursorList(t, testCursors(t), 23)
+	for target, want := range map[string]string{
+		"/rows?limit=5":        "",
+		"/rows?limit=5&page=1": "/rows?limit=5&page=0",
+		"/rows?page=4&limit=5": "/rows?limit=5&page=3",
+	} {
+		resp, body := get(t, r, target)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", target, resp.StatusCode, body)
+		}
+		if got := testkit.Links(resp.Header.Get("Link"))["prev"]; got != want {
+			t.Errorf("%s: rel=\"prev\" %q, want %q", target, got, want)
+		}
+	}
+	resp, _ := get(t, r, "/rows?limit=5")
+	next := testkit.Links(resp.Header.Get("Link"))["next"]
+	resp, _ = get(t, r, next)
+	if prev := testkit.Links(resp.Header.Get("Link"))["prev"]; prev != "" {
+		t.Errorf("a page reached by cursor links back to %q", prev)
+	}
+}

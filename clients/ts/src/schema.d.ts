@@ -1627,7 +1627,7 @@ export interface operations {
                 headers: {
                     /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
                     ETag?: string;
-                    /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters */
+                    /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -1918,7 +1918,7 @@ export interface operations {
                 headers: {
                     /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
                     ETag?: string;
-                    /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one) and the first (rel="first"), with the request's filters */
+                    /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters */
                     Link?: string;
                     [name: string]: unknown;
                 };
