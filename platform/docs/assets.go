@@ -114,7 +114,7 @@ func (a *asset) serve(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, a.contentType)
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set(fiber.HeaderETag, etag)
-	if entity.Parse(c.Get(fiber.HeaderIfNoneMatch)).MatchWeak(etag) {
+	if entity.ParseFields(c.Request().Header.PeekAll(fiber.HeaderIfNoneMatch)).MatchWeak(etag) {
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	return c.Send(body)

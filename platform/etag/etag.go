@@ -6,6 +6,7 @@
 package etag
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -88,6 +89,20 @@ func Parse(header string) Condition {
 		}
 		rest = after
 	}
+}
+
+// ParseFields reads the fields of one conditional header (If-Match or
+// If-None-Match) as a request carries them, in order: no field is no
+// condition, and several are one list (RFC 9110, section 5.3), each read
+// by Parse, an empty one included.
+func ParseFields(fields [][]byte) Condition {
+	switch len(fields) {
+	case 0:
+		return Condition{}
+	case 1:
+		return Parse(string(fields[0]))
+	}
+	return Parse(string(bytes.Join(fields, []byte(", "))))
 }
 
 // cutTag cuts the entity tag that s starts with, W/ included, from the

@@ -115,3 +115,28 @@ func TestVersions(t *testing.T) {
 		t.Errorf("a version's own tag reads back as %v", got)
 	}
 }
+
+func TestParseFields(t *testing.T) {
+	t.Parallel()
+	if got := etag.ParseFields(nil); got.Present {
+		t.Errorf("no field: %+v, want no condition", got)
+	}
+	cases := []struct {
+		fields []string
+		tags   []string
+	}{
+		{[]string{`"3"`}, []string{`"3"`}},
+		{[]string{`"3"`, `W/"4", "5"`}, []string{`"3"`, `W/"4"`, `"5"`}},
+		{[]string{""}, nil},
+		{[]string{`"3"`, `junk`}, nil},
+	}
+	for _, tc := range cases {
+		var fields [][]byte
+		for _, f := range tc.fields {
+			fields = append(fields, []byte(f))
+		}
+		if got := etag.ParseFields(fields); !got.Present || !slices.Equal(got.Tags, tc.tags) {
+			t.Errorf("ParseFields(%q) = %+v, want present with %q", tc.fields, got, tc.tags)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"bytes"
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
@@ -49,14 +48,7 @@ func (c *Ctx) IfMatch() etag.Condition { return condition(c.fc, fiber.HeaderIfMa
 // of the request: every field of that name, as one list, and present when
 // one is sent at all, even empty.
 func condition(fc *fiber.Ctx, name string) etag.Condition {
-	fields := fc.Request().Header.PeekAll(name)
-	switch len(fields) {
-	case 0:
-		return etag.Condition{}
-	case 1:
-		return etag.Parse(string(fields[0]))
-	}
-	return etag.Parse(string(bytes.Join(fields, []byte(", "))))
+	return etag.ParseFields(fc.Request().Header.PeekAll(name))
 }
 
 // PreconditionFailed is the answer to a conditional write whose If-Match

@@ -93,7 +93,7 @@ func newIdempotent(r *Router, method, path string) (*idempotent, error) {
 func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) error {
 	fields := fc.Request().Header.PeekAll(HeaderIdempotencyKey)
 	if len(fields) > 1 {
-		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, "must be sent once")
+		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, repeatedMessage)
 	}
 	key, err := parseIdempotencyKey(string(fields[0]))
 	if err != nil {
