@@ -12,6 +12,8 @@ type field struct {
 	// name is the property name, the json name.
 	name string
 	sf   reflect.StructField
+	// index leads from the outer struct to the field.
+	index []int
 	// owner is the struct type declaring the field, for error messages.
 	owner reflect.Type
 	depth int
@@ -52,12 +54,28 @@ func collectFields(t reflect.Type, out *[]field) error {
 		_, tagged, skip := jsonName(sf)
 		return !tagged && !skip, nil
 	}
-	return flatten(t, embed, func(sf reflect.StructField, _ []int, depth int, owner reflect.Type) error {
+	return flatten(t, embed, func(sf reflect.StructField, index []int, depth int, owner reflect.Type) error {
 		if name, _, skip := jsonName(sf); !skip && sf.IsExported() {
-			*out = append(*out, field{name: name, sf: sf, owner: owner, depth: depth})
+			*out = append(*out, field{name: name, sf: sf, index: index, owner: owner, depth: depth})
 		}
 		return nil
 	})
+}
+
+// Member finds the property name of the JSON object that struct type t
+// encodes to, named as the document names properties (untagged embedded
+// structs flattened): the field, and the index path to it from t.
+func Member(t reflect.Type, name string) (sf reflect.StructField, index []int, err error) {
+	fields, err := structFields(t)
+	if err != nil {
+		return sf, nil, err
+	}
+	for _, f := range fields {
+		if f.name == name {
+			return f.sf, f.index, nil
+		}
+	}
+	return sf, nil, fmt.Errorf("%s has no member %s", t, name)
 }
 
 // flatten calls visit for every field of struct type t in declaration

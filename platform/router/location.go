@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/asapjs/fiber-template/platform/openapi"
 )
 
 // Location sets the Location header of a route's 201 answer to the
@@ -63,30 +65,24 @@ func newLocation(fullPath, template string, out reflect.Type) (*location, error)
 	return l, nil
 }
 
-// memberField finds the top-level field of struct t whose JSON name is
-// name, a string or an integer.
+// memberField finds the member name of the answers of struct type t, as
+// the document names it, and checks that it is a string or an integer.
 func memberField(t reflect.Type, name string) ([]int, error) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		json, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if json == "" {
-			json = f.Name
-		}
-		if json != name || !f.IsExported() {
-			continue
-		}
-		switch f.Type.Kind() {
-		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			return f.Index, nil
-		}
-		return nil, fmt.Errorf("member %s of %s is a %s, not a string or an integer", name, t, f.Type)
+	sf, index, err := openapi.Member(t, name)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s has no member %s", t, name)
+	switch sf.Type.Kind() {
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return index, nil
+	}
+	return nil, fmt.Errorf("member %s of %s is a %s, not a string or an integer", name, t, sf.Type)
 }
 
-// of is the Location of the answer out.
-func (l *location) of(out any) string {
+// of is the Location of the answer out; ok is false when a member it
+// names sits in an embedded struct the answer left nil.
+func (l *location) of(out any) (loc string, ok bool) {
 	v := reflect.ValueOf(out)
 	for v.Kind() == reflect.Pointer {
 		v = v.Elem()
@@ -97,7 +93,11 @@ func (l *location) of(out any) string {
 			b.WriteString(p.text)
 			continue
 		}
-		switch f := v.FieldByIndex(p.field); f.Kind() {
+		f, err := v.FieldByIndexErr(p.field)
+		if err != nil {
+			return "", false
+		}
+		switch f.Kind() {
 		case reflect.String:
 			b.WriteString(url.PathEscape(f.String()))
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
@@ -106,5 +106,5 @@ func (l *location) of(out any) string {
 			b.WriteString(strconv.FormatInt(f.Int(), 10))
 		}
 	}
-	return b.String()
+	return b.String(), true
 }

@@ -63,3 +63,39 @@ func TestLocationDeclarationsFailAtStart(t *testing.T) {
 		}
 	}
 }
+
+type record struct {
+	ID int64 `json:"id"`
+}
+
+type embedding struct {
+	*record
+	Name string `json:"name"`
+}
+
+// TestLocationReadsEmbeddedMembers: a member of an embedded struct is
+// found as the document names it; an answer whose embedded struct is nil
+// gets no Location rather than a panic.
+func TestLocationReadsEmbeddedMembers(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{BasePath: "/api", Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
+		router.Post("/", func(c *router.Ctx, in *struct {
+			Body struct {
+				Name string `json:"name"`
+			}
+		}) (*embedding, error) {
+			if in.Body.Name == "orphan" {
+				return &embedding{Name: in.Body.Name}, nil
+			}
+			return &embedding{record: &record{ID: 7}, Name: in.Body.Name}, nil
+		}, router.Status(http.StatusCreated), router.Location("/{id}")),
+	}}}})
+	resp, body := send(t, r, http.MethodPost, "/api/things", "application/json", `{"name":"a"}`)
+	if resp.StatusCode != http.StatusCreated || resp.Header.Get("Location") != "/api/things/7" {
+		t.Errorf("status %d, Location %q, want 201 at /api/things/7: %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+	resp, body = send(t, r, http.MethodPost, "/api/things", "application/json", `{"name":"orphan"}`)
+	if resp.StatusCode != http.StatusCreated || resp.Header.Get("Location") != "" {
+		t.Errorf("status %d, Location %q, want 201 without one: %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+}

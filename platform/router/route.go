@@ -270,7 +270,9 @@ func answer[In, Out any](fc *fiber.Ctx, c *Ctx, in *In, h Handler[In, Out], stat
 		return err
 	}
 	if loc != nil && out != nil {
-		fc.Set(fiber.HeaderLocation, loc.of(out))
+		if where, ok := loc.of(out); ok {
+			fc.Set(fiber.HeaderLocation, where)
+		}
 	}
 	if noBody || out == nil {
 		return fc.SendStatus(status)
