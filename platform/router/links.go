@@ -31,29 +31,28 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 	var buf [1024]byte
 	b := buf[:0]
 	path := c.Request().URI().Path()
-	if l.HasNext {
-		next := fasthttp.AcquireArgs()
-		defer fasthttp.ReleaseArgs(next)
-		args.CopyTo(next)
-		if l.NextCursor != "" {
+	// link appends the link rel to the page of the list at cursor, or
+	// without one at the page index.
+	link := func(rel, cursor string, page int) {
+		a := fasthttp.AcquireArgs()
+		defer fasthttp.ReleaseArgs(a)
+		args.CopyTo(a)
+		if cursor != "" {
 			// A cursor carries its page and limit.
-			next.Del("limit")
-			next.Add("cursor", l.NextCursor)
+			a.Del("limit")
+			a.Add("cursor", cursor)
 		} else {
-			next.AddBytesV("page", strconv.AppendInt(num[:0], int64(l.Page+1), 10))
+			a.AddBytesV("page", strconv.AppendInt(num[:0], int64(page), 10))
 		}
-		b = appendLink(b, path, next, "next")
-		b = append(b, ", "...)
+		b = append(appendLink(b, path, a, rel), ", "...)
+	}
+	if l.HasNext {
+		link("next", l.NextCursor, l.Page+1)
 	}
 	if l.Page > 0 && !c.Context().QueryArgs().Has("cursor") {
 		// A page reached by its index has the one before it; a page
 		// reached by cursor only looks forward.
-		prev := fasthttp.AcquireArgs()
-		defer fasthttp.ReleaseArgs(prev)
-		args.CopyTo(prev)
-		prev.AddBytesV("page", strconv.AppendInt(num[:0], int64(l.Page-1), 10))
-		b = appendLink(b, path, prev, "prev")
-		b = append(b, ", "...)
+		link("prev", "", l.Page-1)
 	}
 	b = appendLink(b, path, args, "first")
 	// A link the route set before (its deprecation's) stays.
