@@ -28,7 +28,7 @@ var taggedType = reflect.TypeFor[etag.Tagged]()
 // currentTag documents the ETag of the current representation, on a 304
 // and on a 412.
 func currentTag() *Header {
-	return &Header{Description: "Entity tag of the current representation", Schema: &Schema{Type: "string"}}
+	return textHeader("Entity tag of the current representation")
 }
 
 // conditional documents the conditional requests of rt: the ETag of its
@@ -46,7 +46,7 @@ func conditional(rt Route, method string, status int, out map[string]*Response) 
 		if !strong {
 			desc = "Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match"
 		}
-		out[strconv.Itoa(status)].setHeader("ETag", &Header{Description: desc, Schema: &Schema{Type: "string"}})
+		out[strconv.Itoa(status)].setHeader("ETag", textHeader(desc))
 	}
 	if (strong || weak) && method == http.MethodGet {
 		params = append(params, &Parameter{

@@ -33,6 +33,11 @@ func outputIs(t, iface reflect.Type) bool {
 	return reflect.PointerTo(t).Implements(iface)
 }
 
+// textHeader documents a header whose value is text.
+func textHeader(description string) *Header {
+	return &Header{Description: description, Schema: &Schema{Type: "string"}}
+}
+
 // setHeader documents the header name of r.
 func (r *Response) setHeader(name string, h *Header) {
 	if r.Headers == nil {
@@ -84,14 +89,11 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		}
 		success.Content = map[string]*MediaType{MediaJSON: {Schema: s}}
 		if outputIs(rt.Output, linkedType) {
-			success.Headers = map[string]*Header{"Link": {
-				Description: `RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters`,
-				Schema:      &Schema{Type: "string"},
-			}}
+			success.setHeader("Link", textHeader(`RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters`))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(rt.Headers)) {
-		success.setHeader(name, &Header{Description: rt.Headers[name], Schema: &Schema{Type: "string"}})
+		success.setHeader(name, textHeader(rt.Headers[name]))
 	}
 	out[strconv.Itoa(status)] = success
 
@@ -162,13 +164,13 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 		}
 	}
 	if r := out[strconv.Itoa(http.StatusUnsupportedMediaType)]; r != nil && in.body != nil {
-		r.setHeader("Accept-Encoding", &Header{Description: "When the Content-Encoding was refused: the codings the route takes", Schema: &Schema{Type: "string"}})
+		r.setHeader("Accept-Encoding", textHeader("When the Content-Encoding was refused: the codings the route takes"))
 		if in.body.Content[MediaMergePatch] != nil {
-			r.setHeader("Accept-Patch", &Header{Description: "The patch media types the resource takes (RFC 5789)", Schema: &Schema{Type: "string"}})
+			r.setHeader("Accept-Patch", textHeader("The patch media types the resource takes (RFC 5789)"))
 		}
 	}
 	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil && (rt.Auth || rt.OptionalAuth) {
-		r.setHeader("WWW-Authenticate", &Header{Description: `The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`, Schema: &Schema{Type: "string"}})
+		r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`))
 	}
 	if out[strconv.Itoa(http.StatusTooManyRequests)] != nil {
 		// A route that can answer 429 is limited: every answer says how
@@ -199,7 +201,7 @@ func deprecationHeaders(d *Deprecation, out map[string]*Response) {
 		if link := r.Headers["Link"]; link != nil {
 			r.setHeader("Link", &Header{Description: link.Description + "; and " + d.linkDescription(), Schema: link.Schema})
 		} else {
-			r.setHeader("Link", &Header{Description: d.linkDescription(), Schema: &Schema{Type: "string"}})
+			r.setHeader("Link", textHeader(d.linkDescription()))
 		}
 	}
 }
