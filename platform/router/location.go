@@ -21,6 +21,8 @@ func Location(template string) Option { return func(o *options) { o.location = t
 
 // location is the Location of a route's answers, made at start-up.
 type location struct {
+	// path is the route's path and the template, as the document shows it.
+	path string
 	// parts are literal text, or with field set, a member of the answer.
 	parts []locationPart
 }
@@ -43,7 +45,8 @@ func newLocation(fullPath, template string, out reflect.Type) (*location, error)
 	if out == nil || out.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("Location %q needs a struct answer to fill it from", template)
 	}
-	l := &location{parts: []locationPart{{text: strings.TrimSuffix(fullPath, "/")}}}
+	base := strings.TrimSuffix(fullPath, "/")
+	l := &location{path: base + template, parts: []locationPart{{text: base}}}
 	for rest := template; rest != ""; {
 		open := strings.IndexByte(rest, '{')
 		if open < 0 {

@@ -143,7 +143,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		if spec.Headers == nil {
 			spec.Headers = map[string]string{}
 		}
-		spec.Headers[fiber.HeaderLocation] = "The resource created: " + strings.TrimSuffix(fullPath, "/") + o.location
+		spec.Headers[fiber.HeaderLocation] = "The resource created: " + loc.path
 	}
 	errs := o.errors
 	if o.auth || o.optionalAuth {
