@@ -36,6 +36,7 @@ func (r *Registry) document() *Document {
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	}
 	doc.Security = append(doc.Security, SecurityRequirement{SchemeBearer: []string{}})
+	closeRequestObjects(doc)
 	if len(r.errors) > 0 {
 		doc.Components.Schemas[ProblemCodeSchema] = r.problemCodes()
 	}

@@ -25,3 +25,18 @@ func assertJSON(t *testing.T, got any, want string) {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 }
+
+// decoded renders a document with render (a Registry's JSON or JSON31)
+// and decodes it, failing the test on an error of either.
+func decoded(t *testing.T, render func() ([]byte, error)) map[string]any {
+	t.Helper()
+	b, err := render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}

@@ -126,6 +126,9 @@ func (g *gen) requestBody(b *InputBody) (*RequestBody, error) {
 		if err != nil {
 			return nil, fmt.Errorf("body as %s: %w", mt, err)
 		}
+		if slices.Contains(closedMedia, mt) && s.Ref == "" {
+			s = closedCopy(s)
+		}
 		rb.Content[mt] = &MediaType{Schema: s}
 		if mt == MediaForm || mt == MediaMultipart {
 			// A form's fields carry their properties' schemas (the

@@ -58,6 +58,10 @@ type Schema struct {
 	ReadOnly   bool `json:"readOnly,omitempty"`
 	WriteOnly  bool `json:"writeOnly,omitempty"`
 	Deprecated bool `json:"deprecated,omitempty"`
+
+	// Closed says that the object has no member beyond Properties; it is
+	// written additionalProperties: false (see MarshalJSON).
+	Closed bool `json:"-"`
 }
 
 // Ref returns the reference of a component schema name:

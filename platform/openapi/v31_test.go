@@ -18,14 +18,7 @@ func schema31Of(t *testing.T, typ reflect.Type) map[string]any {
 	if _, _, err := reg.AddRoute(openapi.Route{Method: "GET", Path: "/x", Output: typ}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := reg.JSON31()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := decoded(t, reg.JSON31)
 	if doc["openapi"] != openapi.Version31 {
 		t.Fatalf("openapi = %v", doc["openapi"])
 	}

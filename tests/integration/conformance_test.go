@@ -176,6 +176,11 @@ func requestsFor(path, method string, op *openapi3.Operation) []genRequest {
 				out = append(out, make("without required member "+prop, true, nil, body))
 			}
 		}
+		if closed := bodySchema.AdditionalProperties.Has; closed != nil && !*closed {
+			body := cloneBody(valid)
+			body["not_a_documented_member"] = 1
+			out = append(out, make("with an undocumented member", true, nil, body))
+		}
 	}
 	return out
 }
