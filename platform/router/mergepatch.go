@@ -91,6 +91,22 @@ func (p *MergePatch[T]) Changes(current T) (bool, error) {
 	return !reflect.DeepEqual(before, mergePatch(target, p.members)), nil
 }
 
+// SameJSON reports whether a and b are the same JSON value: a PUT whose
+// body is the representation the resource has changes nothing, and a
+// handler can answer the resource as it is, without a write or a new
+// version. Numbers compare by their text, members whatever their order.
+func SameJSON(a, b any) (bool, error) {
+	av, err := toJSONValue(a)
+	if err != nil {
+		return false, err
+	}
+	bv, err := toJSONValue(b)
+	if err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(av, bv), nil
+}
+
 // setPatch keeps the members of the checked patch body in the MergePatch
 // at dst.
 func setPatch(dst reflect.Value, body []byte, check patchChecker) error {

@@ -191,3 +191,26 @@ func TestMergePatchKnowsWhenItChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestSameJSONComparesWhatAPutWouldWrite(t *testing.T) {
+	t.Parallel()
+	bio, other := "a bio", "a bio"
+	tests := []struct {
+		name string
+		a, b any
+		same bool
+	}{
+		{"equal values", profile{Name: "Ada", Tags: []string{"x"}}, profile{Name: "Ada", Tags: []string{"x"}}, true},
+		{"equal values behind different pointers", profile{Name: "Ada", Bio: &bio}, profile{Name: "Ada", Bio: &other}, true},
+		{"a member set against one left out", profile{Name: "Ada", Bio: &bio}, profile{Name: "Ada"}, false},
+		{"another value", profile{Name: "Ada"}, profile{Name: "Grace"}, false},
+		{"another order of the same items", profile{Name: "Ada", Tags: []string{"x", "y"}}, profile{Name: "Ada", Tags: []string{"y", "x"}}, false},
+		{"maps whatever their order", map[string]int{"a": 1, "b": 2}, map[string]int{"b": 2, "a": 1}, true},
+	}
+	for _, tt := range tests {
+		same, err := router.SameJSON(tt.a, tt.b)
+		if err != nil || same != tt.same {
+			t.Errorf("%s: SameJSON = %v, %v; want %v", tt.name, same, err, tt.same)
+		}
+	}
+}
