@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -63,6 +64,9 @@ type config struct {
 	Pool database.Pool
 	// Metrics serves GET /metrics.
 	Metrics bool
+	// MetricsAddr, when set, serves GET /metrics on a listener of its own
+	// at this host:port instead of the service's port.
+	MetricsAddr string
 	// ShutdownDelay is how long /readyz answers 503 before the listener
 	// closes, so load balancers stop sending requests first.
 	ShutdownDelay time.Duration
@@ -212,6 +216,9 @@ func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
 	if cfg.Metrics, err = parseBool(envOr(lookupEnv, "METRICS", "true")); err != nil {
 		return fmt.Errorf("METRICS: %w", err)
 	}
+	if cfg.MetricsAddr, err = metricsAddr(envOr(lookupEnv, "METRICS_ADDR", ""), cfg.Metrics); err != nil {
+		return err
+	}
 	if cfg.ShutdownTimeout, err = positiveDuration("SHUTDOWN_TIMEOUT", envOr(lookupEnv, "SHUTDOWN_TIMEOUT", "15s")); err != nil {
 		return err
 	}
@@ -223,6 +230,22 @@ func loadLimits(cfg *config, lookupEnv func(string) (string, bool)) error {
 		return fmt.Errorf("DB_MAX_IDLE_CONNS (%d) must not exceed DB_MAX_OPEN_CONNS (%d)", cfg.Pool.MaxIdleConns, cfg.Pool.MaxOpenConns)
 	}
 	return nil
+}
+
+// metricsAddr checks METRICS_ADDR: empty, or a host:port (the host may be
+// empty, for every interface) while the metrics are on.
+func metricsAddr(value string, on bool) (string, error) {
+	if value == "" {
+		return "", nil
+	}
+	if !on {
+		return "", errors.New("METRICS_ADDR is set while METRICS=false: unset one of them")
+	}
+	_, port, err := net.SplitHostPort(value)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 1 || n > 65535 {
+		return "", fmt.Errorf("METRICS_ADDR must be host:port or :port, such as :9090, got %q", value)
+	}
+	return value, nil
 }
 
 // positiveDuration parses the value of the variable key as a Go duration
@@ -373,6 +396,7 @@ func settings() []setting {
 		{Name: "DB_STATEMENT_TIMEOUT", Default: "10s", Meaning: "PostgreSQL statement_timeout of every serving connection; one in DATABASE_URL wins"},
 		{Name: "DB_CONNECT_TIMEOUT", Default: "5s", Meaning: "bound on opening a PostgreSQL connection; connect_timeout in DATABASE_URL wins"},
 		{Name: "METRICS", Default: "true", Meaning: "serve Prometheus metrics at GET /metrics"},
+		{Name: "METRICS_ADDR", Meaning: "host:port (such as :9090) of a listener of their own for GET /metrics, off the service's port; empty serves them on PORT"},
 		{Name: "SHUTDOWN_DELAY", Default: "0s", Meaning: "on SIGTERM, how long /readyz answers 503 while requests are still served"},
 		{Name: "SHUTDOWN_TIMEOUT", Default: "15s", Meaning: "after the listener closes, how long requests in flight may take"},
 		{Name: "DATABASE_REPLICA_URLS", Meaning: "comma-separated postgres:// DSNs of read replicas of DATABASE_URL"},

@@ -50,3 +50,33 @@ func TestLoadConfigLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadConfigMetricsAddr(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		vars    map[string]string
+		want    string // the address; "" with refused for an error
+		refused bool
+	}{
+		{"unset serves the metrics on the service's port", map[string]string{}, "", false},
+		{"a port alone listens on every interface", map[string]string{"METRICS_ADDR": ":9090"}, ":9090", false},
+		{"a host and port", map[string]string{"METRICS_ADDR": "127.0.0.1:9090"}, "127.0.0.1:9090", false},
+		{"a port without its colon is refused", map[string]string{"METRICS_ADDR": "9090"}, "", true},
+		{"a port out of range is refused", map[string]string{"METRICS_ADDR": ":70000"}, "", true},
+		{"a named port is refused", map[string]string{"METRICS_ADDR": ":metrics"}, "", true},
+		{"with the metrics off it is refused", map[string]string{"METRICS_ADDR": ":9090", "METRICS": "false"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := loadConfig(env(tt.vars))
+			switch {
+			case tt.refused && (err == nil || !strings.Contains(err.Error(), "METRICS_ADDR")):
+				t.Errorf("error %v, want one naming METRICS_ADDR", err)
+			case !tt.refused && (err != nil || cfg.MetricsAddr != tt.want):
+				t.Errorf("MetricsAddr %q, %v; want %q", cfg.MetricsAddr, err, tt.want)
+			}
+		})
+	}
+}

@@ -104,6 +104,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
 	if cfg.Metrics {
 		rcfg.Metrics = metricsRegistry(db)
+		rcfg.MetricsElsewhere = cfg.MetricsAddr != ""
 	}
 	rcfg.TracerProvider = tp
 	r, err := app.NewWithOptions(db, rcfg, opts)
@@ -115,14 +116,27 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	ln := &countingListener{Listener: tcp}
+	served := make(chan error, 2)
 	base := "http://" + displayHost(ln.Addr())
-	logger.Info("listening",
+	attrs := []any{
 		slog.String("url", base+r.RootURL()),
 		slog.String("docs", base+r.DocsURL()),
 		slog.String("database", string(database.DialectOfDB(db))),
-		slog.String("env", cfg.Env))
+		slog.String("env", cfg.Env),
+	}
+	if rcfg.MetricsElsewhere {
+		metrics, err := listenMetrics(cfg.MetricsAddr, rcfg.Metrics)
+		if err != nil {
+			_ = tcp.Close()
+			return err
+		}
+		// Closed after the service's own shutdown, so a scrape sees the drain.
+		defer metrics.close(logger)
+		go metrics.serve(served)
+		attrs = append(attrs, slog.String("metrics", "http://"+displayHost(metrics.ln.Addr())+"/metrics"))
+	}
+	logger.Info("listening", attrs...)
 
-	served := make(chan error, 1)
 	go func() { served <- r.Serve(ln) }()
 	select {
 	case err := <-served:

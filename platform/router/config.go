@@ -235,6 +235,13 @@ type Config struct {
 	//
 	// Optional. Default: nil (no metrics)
 	Metrics *prometheus.Registry
+	// MetricsElsewhere keeps GET /metrics off the router's port: the
+	// request metrics still go to Metrics, and the caller serves it on a
+	// listener of its own that the public port cannot reach (cmd/api's
+	// METRICS_ADDR).
+	//
+	// Optional. Default: false (GET /metrics on the router's port)
+	MetricsElsewhere bool
 	// TracerProvider, when set, gets a server span per request, named by
 	// the route template, continuing the trace of an incoming W3C
 	// traceparent (see Propagator); the request's context carries the span,

@@ -101,11 +101,12 @@ func methodLabel(m string) string {
 }
 
 // registerMetrics serves GET /metrics in the Prometheus text format, behind
-// the docs Basic auth when it is on. It is left out of the OpenAPI
+// the docs Basic auth when it is on, unless the metrics are served
+// elsewhere. It is left out of the OpenAPI
 // document: it is for a scraper, in a format of its own, not part of the
 // API.
 func (r *Router) registerMetrics() error {
-	if r.cfg.Metrics == nil {
+	if r.cfg.Metrics == nil || r.cfg.MetricsElsewhere {
 		return nil
 	}
 	key := fiber.MethodGet + " " + metricsPath

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"net/http"
@@ -52,6 +53,49 @@ func TestBinary(t *testing.T) {
 			}
 		case <-time.After(promptly):
 			t.Fatalf("still running %v after SIGTERM\n%s", promptly, api.output())
+		}
+	})
+
+	t.Run("with METRICS_ADDR, /metrics is served there and not on the service's port", func(t *testing.T) {
+		t.Parallel()
+		port, metricsPort := freePort(t), freePort(t)
+		api := startAPI(t, bin, sqliteAPI(t, port, map[string]string{"METRICS_ADDR": "127.0.0.1:" + strconv.Itoa(metricsPort)}))
+		api.waitHealthy(t, port)
+		get := func(url string) (int, string) {
+			t.Helper()
+			res, err := http.Get(url)
+			if err != nil {
+				t.Fatalf("GET %s: %v\n%s", url, err, api.output())
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			return res.StatusCode, string(b)
+		}
+		status, body := get(fmt.Sprintf("http://127.0.0.1:%d/metrics", metricsPort))
+		// The health checks above were counted, on the service's port.
+		if status != http.StatusOK || !strings.Contains(body, `http_requests_total{method="GET",route="/health-check",status="200"}`) {
+			t.Errorf("metrics port: %d, want 200 with the service's request counts:\n%.2000s", status, body)
+		}
+		if status, body := get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port)); status != http.StatusNotFound {
+			t.Errorf("service port: GET /metrics = %d %.300s, want 404", status, body)
+		}
+	})
+
+	t.Run("it refuses a METRICS_ADDR already in use", func(t *testing.T) {
+		t.Parallel()
+		taken, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer taken.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin)
+		cmd.Env = apiEnv(sqliteAPI(t, freePort(t), map[string]string{"METRICS_ADDR": taken.Addr().String()}))
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() == 0 || !strings.Contains(string(out), "listen for metrics") {
+			t.Fatalf("run: %v, want a non-zero exit naming the metrics listener\n%s", err, out)
 		}
 	})
 

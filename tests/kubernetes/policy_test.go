@@ -2,6 +2,7 @@ package kubernetes
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,6 +73,37 @@ func checkManifests(t *testing.T, m manifests) {
 		ann := dep.Spec.Template.Annotations
 		if ann["prometheus.io/scrape"] != "true" || ann["prometheus.io/port"] == "" || ann["prometheus.io/path"] == "" {
 			t.Errorf("pod annotations %v, want prometheus.io/scrape, port and path", ann)
+		}
+	})
+
+	t.Run("metrics are scraped on a port of their own that the Service does not expose", func(t *testing.T) {
+		api := dep.Spec.Template.Spec.Containers[0]
+		scrape := dep.Spec.Template.Annotations["prometheus.io/port"]
+		if addr := envOf(t, m, api, "METRICS_ADDR"); addr != ":"+scrape {
+			t.Errorf("METRICS_ADDR = %q, want :%s, the port Prometheus scrapes", addr, scrape)
+		}
+		var name string
+		for _, p := range api.Ports {
+			if strconv.Itoa(int(p.ContainerPort)) == scrape {
+				name = p.Name
+			}
+		}
+		if name == "" {
+			t.Fatalf("no container port %s of the scrape", scrape)
+		}
+		for _, p := range m.services[0].Spec.Ports {
+			if p.TargetPort.String() == name || p.TargetPort.String() == scrape {
+				t.Errorf("the Service exposes the metrics port (%s): /metrics would be reachable through it", p.TargetPort.String())
+			}
+		}
+		open := false
+		for _, rule := range m.networkPolicies[0].Spec.Ingress {
+			for _, p := range rule.Ports {
+				open = open || p.Port != nil && p.Port.String() == scrape
+			}
+		}
+		if !open {
+			t.Errorf("the NetworkPolicy lets no scraper reach port %s", scrape)
 		}
 	})
 
