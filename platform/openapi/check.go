@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -128,6 +129,9 @@ func (c *Checker) Check(s *Schema, v any, field string, out []Violation) []Viola
 		}
 		return c.checkString(s, str, field, out)
 	case "integer", "number":
+		if text, ok := v.(json.Number); ok {
+			return checkNumberText(s, string(text), field, out)
+		}
 		n, ok := number(v)
 		if !ok || (s.Type == "integer" && n != math.Trunc(n)) {
 			return append(out, wrongType(field, article(s.Type)))
@@ -165,11 +169,7 @@ func (c *Checker) CheckText(s *Schema, text, field string, out []Violation) []Vi
 	}
 	switch s.Type {
 	case "integer", "number":
-		n, err := strconv.ParseFloat(text, 64)
-		if err != nil || (s.Type == "integer" && n != math.Trunc(n)) {
-			return append(out, wrongType(field, article(s.Type)))
-		}
-		return checkNumber(s, n, field, out)
+		return checkNumberText(s, text, field, out)
 	case "boolean":
 		b, err := strconv.ParseBool(text)
 		if err != nil {
@@ -270,16 +270,58 @@ func checkFormat(format, str string) string {
 }
 
 func checkNumber(s *Schema, n float64, field string, out []Violation) []Violation {
+	switch bits := intBits(s); {
+	case bits == 32 && (n < math.MinInt32 || n > math.MaxInt32),
+		bits == 64 && (n < math.MinInt64 || n >= math.MaxInt64): // float64(MaxInt64) is 2^63
+		return append(out, tooWide(field, bits))
+	}
+	return checkBounds(s, n, field, out)
+}
+
+// checkNumberText checks a number written as text, a JSON number or a
+// parameter, against s. An integer of format int32 or int64 is read from
+// its digits, exactly: a float64 cannot hold 2^63-1, and takes it for 2^63.
+// An integer written with a fraction or an exponent (1.0, 1e2) is not an
+// integer here, as Go's decoding of it will not be.
+func checkNumberText(s *Schema, text, field string, out []Violation) []Violation {
+	n, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(n, 0) || (s.Type == "integer" && n != math.Trunc(n)) {
+		return append(out, wrongType(field, article(s.Type)))
+	}
+	bits := intBits(s)
+	if bits == 0 {
+		return checkNumber(s, n, field, out)
+	}
+	if _, err := strconv.ParseInt(text, 10, bits); errors.Is(err, strconv.ErrRange) {
+		return append(out, tooWide(field, bits))
+	} else if err != nil {
+		return append(out, wrongType(field, article(s.Type)))
+	}
+	return checkBounds(s, n, field, out)
+}
+
+// intBits is the width of an integer schema's format, 32 or 64; 0 for any
+// other schema.
+func intBits(s *Schema) int {
+	if s.Type != "integer" {
+		return 0
+	}
 	switch s.Format {
 	case "int32":
-		if n < math.MinInt32 || n > math.MaxInt32 {
-			return append(out, Violation{Field: field, Message: "must fit in 32 bits", Malformed: true})
-		}
+		return 32
 	case "int64":
-		if n < math.MinInt64 || n >= math.MaxInt64 {
-			return append(out, Violation{Field: field, Message: "must fit in 64 bits", Malformed: true})
-		}
+		return 64
 	}
+	return 0
+}
+
+// tooWide is the violation of an integer past its format's width.
+func tooWide(field string, bits int) Violation {
+	return Violation{Field: field, Message: fmt.Sprintf("must fit in %d bits", bits), Malformed: true}
+}
+
+// checkBounds checks n against the bounds, the multiple and the enum of s.
+func checkBounds(s *Schema, n float64, field string, out []Violation) []Violation {
 	fmtN := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 	switch {
 	case s.Minimum != nil && s.ExclusiveMinimum && n <= *s.Minimum:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,11 +93,7 @@ func (c *Checker) walk(dec *jsontext.Decoder, s *Schema, field string, out []Vio
 	case "boolean":
 		return checkEnum(s, raw[0] == 't', field, out), nil
 	}
-	n, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || math.IsInf(n, 0) || (s.Type == "integer" && n != math.Trunc(n)) {
-		return append(out, wrongType(field, article(s.Type))), nil
-	}
-	return checkNumber(s, n, field, out), nil
+	return checkNumberText(s, string(raw), field, out), nil
 }
 
 // kindOf is the token kind that starts a value of a schema type.

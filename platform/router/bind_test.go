@@ -3,6 +3,7 @@ package router_test
 import (
 	"bytes"
 	"io"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -344,6 +345,47 @@ func TestEveryScalarKindIsBoundAndRangeChecked(t *testing.T) {
 			field, _, _ := strings.Cut(q, "=")
 			resp, body := get(t, r, "/k?"+q)
 			wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), field)
+		})
+	}
+}
+
+type widths struct {
+	I64 int64 `json:"i64"`
+	I32 int32 `json:"i32"`
+}
+
+func TestJSONIntegersAreReadToTheirLastDigit(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/w", Declared: []router.Route{
+		router.Post("/", func(c *router.Ctx, in *struct{ Body widths }) (*widths, error) { return &in.Body, nil }),
+	}}}})
+	for _, tc := range []struct {
+		body    string
+		want    widths // when status is 200
+		status  int
+		message string // of the field's error otherwise
+	}{
+		{`{"i64":9223372036854775807,"i32":2147483647}`, widths{math.MaxInt64, math.MaxInt32}, 200, ""},
+		{`{"i64":-9223372036854775808,"i32":-2147483648}`, widths{math.MinInt64, math.MinInt32}, 200, ""},
+		{`{"i64":9223372036854775296,"i32":0}`, widths{9223372036854775296, 0}, 200, ""},
+		{`{"i64":9223372036854775808,"i32":0}`, widths{}, 400, "must fit in 64 bits"},
+		{`{"i64":-9223372036854775809,"i32":0}`, widths{}, 400, "must fit in 64 bits"},
+		{`{"i64":0,"i32":2147483648}`, widths{}, 400, "must fit in 32 bits"},
+		{`{"i64":1.0,"i32":0}`, widths{}, 400, "must be an integer"},
+		{`{"i64":1e2,"i32":0}`, widths{}, 400, "must be an integer"},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			resp, body := send(t, r, http.MethodPost, "/w", "application/json", tc.body)
+			if tc.status == http.StatusOK {
+				if resp.StatusCode != http.StatusOK || decode[widths](t, body) != tc.want {
+					t.Fatalf("status %d %s, want 200 with %+v", resp.StatusCode, body, tc.want)
+				}
+				return
+			}
+			p := wantProblem(t, resp, body, tc.status)
+			if len(p.Errors) != 1 || p.Errors[0].Message != tc.message {
+				t.Errorf("errors %+v, want one: %s", p.Errors, tc.message)
+			}
 		})
 	}
 }
