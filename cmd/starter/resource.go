@@ -122,6 +122,9 @@ func (r Resource) Optional() []Field { return r.pick(func(f Field) bool { return
 // Invalid are the fields some value of which is refused.
 func (r Resource) Invalid() []Field { return r.pick(func(f Field) bool { return f.Invalid() != "" }) }
 
+// Times are the fields of type time.
+func (r Resource) Times() []Field { return r.pick(func(f Field) bool { return f.Type == "time" }) }
+
 // HasTime reports whether a field is a time.Time.
 func (r Resource) HasTime() bool {
 	return len(r.pick(func(f Field) bool { return f.Type == "time" })) > 0

@@ -254,7 +254,10 @@ func checkFormat(format, str string) string {
 			return "must be an absolute URL"
 		}
 	case "date-time":
-		if _, err := time.Parse(time.RFC3339, str); err != nil {
+		// As a time.Time's JSON decoding reads it (strictly: no hour 24
+		// in an offset), so that the check and the binding agree.
+		var t time.Time
+		if err := t.UnmarshalText([]byte(str)); err != nil {
 			return "must be a date-time as in RFC 3339"
 		}
 	case "ipv4":
