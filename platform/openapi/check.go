@@ -15,6 +15,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Violation is one way a value does not conform to its schema.
@@ -254,10 +257,11 @@ func checkFormat(format, str string) string {
 			return "must be an absolute URL"
 		}
 	case "date-time":
-		// As a time.Time's JSON decoding reads it (strictly: no hour 24
-		// in an offset), so that the check and the binding agree.
+		// As the binding's JSON decoding reads a time.Time (strictly: no
+		// hour 24 in an offset), so that the check and the binding agree.
 		var t time.Time
-		if err := t.UnmarshalText([]byte(str)); err != nil {
+		quoted, err := jsontext.AppendQuote(nil, str)
+		if err != nil || jsonv2.Unmarshal(quoted, &t) != nil {
 			return "must be a date-time as in RFC 3339"
 		}
 	case "ipv4":

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -385,6 +386,29 @@ func TestJSONIntegersAreReadToTheirLastDigit(t *testing.T) {
 			p := wantProblem(t, resp, body, tc.status)
 			if len(p.Errors) != 1 || p.Errors[0].Message != tc.message {
 				t.Errorf("errors %+v, want one: %s", p.Errors, tc.message)
+			}
+		})
+	}
+}
+
+func TestDateTimesAreCheckedAsTheyAreDecoded(t *testing.T) {
+	t.Parallel()
+	type stamp struct {
+		At time.Time `json:"at"`
+	}
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{
+		router.Post("", func(c *router.Ctx, in *struct{ Body stamp }) (*stamp, error) { return &in.Body, nil }),
+	}}}})
+	resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"2024-05-01T14:00:00+02:00"}`)
+	if resp.StatusCode != http.StatusOK || !decode[stamp](t, body).At.Equal(time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Fatalf("status %d %s, want 200 with the instant", resp.StatusCode, body)
+	}
+	for _, bad := range []string{"2024-05-01T12:00:00+24:00", "2024-05-01 12:00:00Z", "2024-13-01T12:00:00Z", "yesterday"} {
+		t.Run(bad+" is the 422 of a bad date-time", func(t *testing.T) {
+			resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"`+bad+`"}`)
+			p := wantProblem(t, resp, body, http.StatusUnprocessableEntity)
+			if len(p.Errors) != 1 || p.Errors[0].Field != "at" || p.Errors[0].Message != "must be a date-time as in RFC 3339" {
+				t.Errorf("errors %+v", p.Errors)
 			}
 		})
 	}
