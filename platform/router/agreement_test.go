@@ -163,7 +163,7 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 						}
 						continue
 					case strings.ContainsRune(bad, 0):
-						wantNULRefused(t, resp, body, f.in, f.name)
+						wantTextRefused(t, resp, body, f.in, f.name, nulMessage)
 						continue
 					}
 					if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnprocessableEntity {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
@@ -226,8 +227,8 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 		if len(raw) == 0 && p.f.In == openapi.InQuery {
 			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
 		}
-		if bytes.IndexByte(raw, 0) >= 0 {
-			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
+		if msg := textProblem(raw); msg != "" {
+			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, msg)
 		}
 	}
 	if err := p.setMulti(base.FieldByIndex(p.f.Index), raws); err != nil {
@@ -244,14 +245,24 @@ func (p *param) absent(bad []openapi.Violation) []openapi.Violation {
 	return bad
 }
 
-// nulMessage is what a value holding a NUL character is told: no database
-// stores one in text.
-const nulMessage = "must not contain NUL characters"
+// textProblem is what is wrong with a parameter's or form field's raw
+// value as text, or "": a NUL character (no database stores one in text),
+// or bytes that are not UTF-8 (the document's strings are Unicode, and a
+// JSON body with them is refused alike).
+func textProblem(raw []byte) string {
+	switch {
+	case bytes.IndexByte(raw, 0) >= 0:
+		return "must not contain NUL characters"
+	case !utf8.Valid(raw):
+		return "must be UTF-8 text"
+	}
+	return ""
+}
 
 // bindOne parses raw into the field at ptr.
 func (p *param) bindOne(v reflect.Value, raw []byte) error {
-	if bytes.IndexByte(raw, 0) >= 0 {
-		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, nulMessage)
+	if msg := textProblem(raw); msg != "" {
+		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, msg)
 	}
 	if err := p.set(v, raw); err != nil {
 		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
