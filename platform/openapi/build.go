@@ -37,6 +37,7 @@ func (r *Registry) document() *Document {
 	}
 	doc.Security = append(doc.Security, SecurityRequirement{SchemeBearer: []string{}})
 	closeRequestObjects(doc)
+	doc.Components.Headers = r.usedHeaders(doc)
 	if len(r.errors) > 0 {
 		doc.Components.Schemas[ProblemCodeSchema] = r.problemCodes()
 	}

@@ -44,6 +44,10 @@ type Config struct {
 	// TagDescriptions describes route tags by name in the top-level tags
 	// list, which lists the tags the routes use. Default: none.
 	TagDescriptions map[string]string
+	// RequestIDHeader, when set, is documented on every response: the
+	// header that carries the request's id (the router's X-Request-ID).
+	// Default: none.
+	RequestIDHeader string
 }
 
 // configDefault returns cfg with its zero fields set to their defaults.

@@ -120,8 +120,9 @@ type Response struct {
 	Content     map[string]*MediaType `json:"content,omitempty"`
 }
 
-// Header is a response header.
+// Header is a response header, or a reference to a component header.
 type Header struct {
+	Ref         string  `json:"$ref,omitempty"`
 	Description string  `json:"description,omitempty"`
 	Schema      *Schema `json:"schema,omitempty"`
 }
@@ -137,6 +138,7 @@ type MediaType struct {
 // Components holds the reusable parts of a Document.
 type Components struct {
 	Schemas         map[string]*Schema         `json:"schemas"`
+	Headers         map[string]*Header         `json:"headers,omitempty"`
 	SecuritySchemes map[string]*SecurityScheme `json:"securitySchemes,omitempty"`
 }
 

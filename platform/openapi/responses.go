@@ -172,15 +172,6 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil && (rt.Auth || rt.OptionalAuth) {
 		r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`))
 	}
-	if out[strconv.Itoa(http.StatusTooManyRequests)] != nil {
-		// A route that can answer 429 is limited: every answer says how
-		// much of the window is left.
-		for _, r := range out {
-			r.setHeader("RateLimit-Limit", seconds("Requests allowed in the window, when the route is limited by client address"))
-			r.setHeader("RateLimit-Remaining", seconds("Requests left in the window"))
-			r.setHeader("RateLimit-Reset", seconds("Seconds until the window resets"))
-		}
-	}
 	return out, nil
 }
 

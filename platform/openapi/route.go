@@ -193,6 +193,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	in.params = append(in.params, conditional(rt, method, status, responses)...)
 	in.params = append(in.params, idempotencyKey(rt, status, responses)...)
 	deprecationHeaders(rt.Deprecation, responses)
+	r.commonHeaders(rt, responses)
 	op := &Operation{
 		Summary:     rt.Summary,
 		Description: rt.Description,

@@ -87,7 +87,8 @@ func (r *Router) registerJWKS() error {
 		Description("The JWK Set other services verify this service's access tokens with (EdDSA, Ed25519): each "+
 			"token's kid header names its key. Cacheable; after a key rotation the new key comes first and the old "+
 			"ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret."),
-		Tag(systemTag), OperationID("getJWKS")))
+		Tag(systemTag), OperationID("getJWKS"),
+		Header(fiber.HeaderCacheControl, fmt.Sprintf("public, max-age=%d: verifiers may keep the keys that long", int(jwksMaxAge/time.Second)))))
 }
 
 var errDatabaseUnavailable = problem.Declare(http.StatusServiceUnavailable, "database_unavailable", "Database unavailable")

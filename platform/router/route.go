@@ -204,6 +204,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			if err != nil {
 				return err
 			}
+			// An answer for one caller, even a 403, must not be kept by
+			// shared caches.
+			fc.Set(fiber.HeaderCacheControl, "no-store")
 			if len(roles) > 0 && !slices.Contains(roles, claims.Role) {
 				return errForbidden.WithDetail("This operation requires the role %s.", strings.Join(roles, " or "))
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/clientip"
+	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/token"
 )
@@ -201,5 +202,6 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		TokenURL:        cfg.APIDocs.TokenURL,
 		MaxLimit:        cfg.MaxLimit,
 		TagDescriptions: tags,
+		RequestIDHeader: requestid.ConfigDefault.Header,
 	}
 }

@@ -79,6 +79,7 @@ func TestTheServiceConformsToItsDocument(t *testing.T) {
 					if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
 						t.Errorf("the %d answer does not conform to the document: %v\n%s", resp.StatusCode, err, body)
 					}
+					checkHeaders(t, op, resp)
 				})
 				sent++
 			}
@@ -86,6 +87,43 @@ func TestTheServiceConformsToItsDocument(t *testing.T) {
 	}
 	if sent < 20 {
 		t.Fatalf("only %d requests were generated: the document has too few operations", sent)
+	}
+}
+
+// documentedHeaders are the answer headers of the service's own that the
+// document declares on every response that carries them; alwaysSent are
+// those among them that an answer declaring them always carries (the
+// Cache-Control of a route behind auth, by its component; not the one of
+// a route where a token is optional).
+var (
+	documentedHeaders = []string{"X-Request-Id", "Cache-Control", "ETag", "Link", "Location", "Retry-After",
+		"WWW-Authenticate", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Idempotent-Replayed",
+		"Accept-Encoding", "Accept-Patch", "Deprecation", "Sunset"}
+	alwaysSent = map[string]string{"X-Request-Id": "", "Cache-Control": "#/components/headers/CacheControlNoStore"}
+)
+
+// checkHeaders fails t when resp carries one of documentedHeaders that
+// its response in the document does not declare, or lacks one the
+// response declares that is always sent.
+func checkHeaders(t *testing.T, op *openapi3.Operation, resp *http.Response) {
+	t.Helper()
+	ref := op.Responses.Status(resp.StatusCode)
+	if ref == nil || ref.Value == nil {
+		return // ValidateResponse has said so
+	}
+	declared := map[string]*openapi3.HeaderRef{}
+	for name, h := range ref.Value.Headers {
+		declared[http.CanonicalHeaderKey(name)] = h
+	}
+	for _, name := range documentedHeaders {
+		h, ok := declared[name]
+		_, sent := resp.Header[name]
+		switch want, always := alwaysSent[name]; {
+		case sent && !ok:
+			t.Errorf("the %d answer carries %s: %q, which the document does not declare on it", resp.StatusCode, name, resp.Header.Get(name))
+		case ok && !sent && always && (want == "" || h.Ref == want):
+			t.Errorf("the %d answer lacks %s, which the document declares on it", resp.StatusCode, name)
+		}
 	}
 }
 

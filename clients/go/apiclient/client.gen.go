@@ -2986,9 +2986,26 @@ type ClientWithResponsesInterface interface {
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 }
 
+// GetJWKSResponse200Headers the declared response headers of an HTTP 200 response for GetJWKS
+type GetJWKSResponse200Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetJWKSResponse431Headers the declared response headers of an HTTP 431 response for GetJWKS
+type GetJWKSResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetJWKSResponse500Headers the declared response headers of an HTTP 500 response for GetJWKS
+type GetJWKSResponse500Headers struct {
+	XRequestID *string
+}
+
 // GetJWKSResponse503Headers the declared response headers of an HTTP 503 response for GetJWKS
 type GetJWKSResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type GetJWKSResponse struct {
@@ -3002,6 +3019,12 @@ type GetJWKSResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetJWKSResponse200Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetJWKSResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetJWKSResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetJWKSResponse503Headers
 }
@@ -3055,9 +3078,25 @@ func (r GetJWKSResponse) ContentType() string {
 	return ""
 }
 
+// GetRootResponse200Headers the declared response headers of an HTTP 200 response for GetRoot
+type GetRootResponse200Headers struct {
+	XRequestID *string
+}
+
+// GetRootResponse431Headers the declared response headers of an HTTP 431 response for GetRoot
+type GetRootResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetRootResponse500Headers the declared response headers of an HTTP 500 response for GetRoot
+type GetRootResponse500Headers struct {
+	XRequestID *string
+}
+
 // GetRootResponse503Headers the declared response headers of an HTTP 503 response for GetRoot
 type GetRootResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type GetRootResponse struct {
@@ -3071,6 +3110,12 @@ type GetRootResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRootResponse200Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetRootResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetRootResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetRootResponse503Headers
 }
@@ -3131,6 +3176,7 @@ type LoginResponse200Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse400Headers the declared response headers of an HTTP 400 response for Login
@@ -3138,6 +3184,7 @@ type LoginResponse400Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse401Headers the declared response headers of an HTTP 401 response for Login
@@ -3145,6 +3192,7 @@ type LoginResponse401Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse413Headers the declared response headers of an HTTP 413 response for Login
@@ -3152,6 +3200,7 @@ type LoginResponse413Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse415Headers the declared response headers of an HTTP 415 response for Login
@@ -3160,6 +3209,7 @@ type LoginResponse415Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse422Headers the declared response headers of an HTTP 422 response for Login
@@ -3167,6 +3217,7 @@ type LoginResponse422Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse429Headers the declared response headers of an HTTP 429 response for Login
@@ -3175,6 +3226,7 @@ type LoginResponse429Headers struct {
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 // LoginResponse431Headers the declared response headers of an HTTP 431 response for Login
@@ -3182,6 +3234,7 @@ type LoginResponse431Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse500Headers the declared response headers of an HTTP 500 response for Login
@@ -3189,6 +3242,7 @@ type LoginResponse500Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // LoginResponse503Headers the declared response headers of an HTTP 503 response for Login
@@ -3197,6 +3251,7 @@ type LoginResponse503Headers struct {
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 type LoginResponse struct {
@@ -3323,14 +3378,46 @@ func (r LoginResponse) ContentType() string {
 	return ""
 }
 
+// LogoutResponse204Headers the declared response headers of an HTTP 204 response for Logout
+type LogoutResponse204Headers struct {
+	XRequestID *string
+}
+
+// LogoutResponse400Headers the declared response headers of an HTTP 400 response for Logout
+type LogoutResponse400Headers struct {
+	XRequestID *string
+}
+
+// LogoutResponse413Headers the declared response headers of an HTTP 413 response for Logout
+type LogoutResponse413Headers struct {
+	XRequestID *string
+}
+
 // LogoutResponse415Headers the declared response headers of an HTTP 415 response for Logout
 type LogoutResponse415Headers struct {
 	AcceptEncoding *string
+	XRequestID     *string
+}
+
+// LogoutResponse422Headers the declared response headers of an HTTP 422 response for Logout
+type LogoutResponse422Headers struct {
+	XRequestID *string
+}
+
+// LogoutResponse431Headers the declared response headers of an HTTP 431 response for Logout
+type LogoutResponse431Headers struct {
+	XRequestID *string
+}
+
+// LogoutResponse500Headers the declared response headers of an HTTP 500 response for Logout
+type LogoutResponse500Headers struct {
+	XRequestID *string
 }
 
 // LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
 type LogoutResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type LogoutResponse struct {
@@ -3350,8 +3437,20 @@ type LogoutResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *LogoutResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *LogoutResponse400Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *LogoutResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *LogoutResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *LogoutResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *LogoutResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *LogoutResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogoutResponse503Headers
 }
@@ -3427,6 +3526,7 @@ type RefreshResponse200Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse400Headers the declared response headers of an HTTP 400 response for Refresh
@@ -3434,6 +3534,7 @@ type RefreshResponse400Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse401Headers the declared response headers of an HTTP 401 response for Refresh
@@ -3441,6 +3542,7 @@ type RefreshResponse401Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse413Headers the declared response headers of an HTTP 413 response for Refresh
@@ -3448,6 +3550,7 @@ type RefreshResponse413Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse415Headers the declared response headers of an HTTP 415 response for Refresh
@@ -3456,6 +3559,7 @@ type RefreshResponse415Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse422Headers the declared response headers of an HTTP 422 response for Refresh
@@ -3463,6 +3567,7 @@ type RefreshResponse422Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse429Headers the declared response headers of an HTTP 429 response for Refresh
@@ -3471,6 +3576,7 @@ type RefreshResponse429Headers struct {
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 // RefreshResponse431Headers the declared response headers of an HTTP 431 response for Refresh
@@ -3478,6 +3584,7 @@ type RefreshResponse431Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse500Headers the declared response headers of an HTTP 500 response for Refresh
@@ -3485,6 +3592,7 @@ type RefreshResponse500Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // RefreshResponse503Headers the declared response headers of an HTTP 503 response for Refresh
@@ -3493,6 +3601,7 @@ type RefreshResponse503Headers struct {
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 type RefreshResponse struct {
@@ -3621,23 +3730,48 @@ func (r RefreshResponse) ContentType() string {
 
 // ListSessionsResponse200Headers the declared response headers of an HTTP 200 response for ListSessions
 type ListSessionsResponse200Headers struct {
-	ETag *string
-	Link *string
+	CacheControl *string
+	ETag         *string
+	Link         *string
+	XRequestID   *string
 }
 
 // ListSessionsResponse304Headers the declared response headers of an HTTP 304 response for ListSessions
 type ListSessionsResponse304Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// ListSessionsResponse400Headers the declared response headers of an HTTP 400 response for ListSessions
+type ListSessionsResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ListSessionsResponse401Headers the declared response headers of an HTTP 401 response for ListSessions
 type ListSessionsResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListSessionsResponse431Headers the declared response headers of an HTTP 431 response for ListSessions
+type ListSessionsResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ListSessionsResponse500Headers the declared response headers of an HTTP 500 response for ListSessions
+type ListSessionsResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ListSessionsResponse503Headers the declared response headers of an HTTP 503 response for ListSessions
 type ListSessionsResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type ListSessionsResponse struct {
@@ -3659,8 +3793,14 @@ type ListSessionsResponse struct {
 	Headers200 *ListSessionsResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListSessionsResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListSessionsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListSessionsResponse401Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *ListSessionsResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSessionsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListSessionsResponse503Headers
 }
@@ -3724,14 +3864,53 @@ func (r ListSessionsResponse) ContentType() string {
 	return ""
 }
 
+// EndSessionResponse204Headers the declared response headers of an HTTP 204 response for EndSession
+type EndSessionResponse204Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndSessionResponse400Headers the declared response headers of an HTTP 400 response for EndSession
+type EndSessionResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
 // EndSessionResponse401Headers the declared response headers of an HTTP 401 response for EndSession
 type EndSessionResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// EndSessionResponse404Headers the declared response headers of an HTTP 404 response for EndSession
+type EndSessionResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndSessionResponse422Headers the declared response headers of an HTTP 422 response for EndSession
+type EndSessionResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndSessionResponse431Headers the declared response headers of an HTTP 431 response for EndSession
+type EndSessionResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndSessionResponse500Headers the declared response headers of an HTTP 500 response for EndSession
+type EndSessionResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // EndSessionResponse503Headers the declared response headers of an HTTP 503 response for EndSession
 type EndSessionResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type EndSessionResponse struct {
@@ -3751,8 +3930,20 @@ type EndSessionResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *EndSessionResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *EndSessionResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EndSessionResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *EndSessionResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *EndSessionResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *EndSessionResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *EndSessionResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *EndSessionResponse503Headers
 }
@@ -3823,23 +4014,60 @@ func (r EndSessionResponse) ContentType() string {
 
 // ListUsersResponse200Headers the declared response headers of an HTTP 200 response for ListUsers
 type ListUsersResponse200Headers struct {
-	ETag *string
-	Link *string
+	CacheControl *string
+	ETag         *string
+	Link         *string
+	XRequestID   *string
 }
 
 // ListUsersResponse304Headers the declared response headers of an HTTP 304 response for ListUsers
 type ListUsersResponse304Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// ListUsersResponse400Headers the declared response headers of an HTTP 400 response for ListUsers
+type ListUsersResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ListUsersResponse401Headers the declared response headers of an HTTP 401 response for ListUsers
 type ListUsersResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ListUsersResponse403Headers the declared response headers of an HTTP 403 response for ListUsers
+type ListUsersResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ListUsersResponse422Headers the declared response headers of an HTTP 422 response for ListUsers
+type ListUsersResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ListUsersResponse431Headers the declared response headers of an HTTP 431 response for ListUsers
+type ListUsersResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ListUsersResponse500Headers the declared response headers of an HTTP 500 response for ListUsers
+type ListUsersResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
 type ListUsersResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type ListUsersResponse struct {
@@ -3865,8 +4093,18 @@ type ListUsersResponse struct {
 	Headers200 *ListUsersResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *ListUsersResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListUsersResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListUsersResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListUsersResponse403Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListUsersResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *ListUsersResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListUsersResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListUsersResponse503Headers
 }
@@ -3942,19 +4180,23 @@ func (r ListUsersResponse) ContentType() string {
 
 // CreateUserResponse201Headers the declared response headers of an HTTP 201 response for CreateUser
 type CreateUserResponse201Headers struct {
+	CacheControl       *string
 	ETag               *string
 	IdempotentReplayed *bool
 	Location           *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse400Headers the declared response headers of an HTTP 400 response for CreateUser
 type CreateUserResponse400Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse401Headers the declared response headers of an HTTP 401 response for CreateUser
@@ -3963,20 +4205,25 @@ type CreateUserResponse401Headers struct {
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	WWWAuthenticate    *string
+	XRequestID         *string
 }
 
 // CreateUserResponse403Headers the declared response headers of an HTTP 403 response for CreateUser
 type CreateUserResponse403Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse409Headers the declared response headers of an HTTP 409 response for CreateUser
 type CreateUserResponse409Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse413Headers the declared response headers of an HTTP 413 response for CreateUser
@@ -3984,6 +4231,7 @@ type CreateUserResponse413Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse415Headers the declared response headers of an HTTP 415 response for CreateUser
@@ -3992,43 +4240,54 @@ type CreateUserResponse415Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse422Headers the declared response headers of an HTTP 422 response for CreateUser
 type CreateUserResponse422Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse429Headers the declared response headers of an HTTP 429 response for CreateUser
 type CreateUserResponse429Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 // CreateUserResponse431Headers the declared response headers of an HTTP 431 response for CreateUser
 type CreateUserResponse431Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse500Headers the declared response headers of an HTTP 500 response for CreateUser
 type CreateUserResponse500Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	XRequestID         *string
 }
 
 // CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
 type CreateUserResponse503Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
 	RetryAfter         *int
+	XRequestID         *string
 }
 
 type CreateUserResponse struct {
@@ -4175,22 +4434,47 @@ func (r CreateUserResponse) ContentType() string {
 
 // GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
 type GetMeResponse200Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
 }
 
 // GetMeResponse304Headers the declared response headers of an HTTP 304 response for GetMe
 type GetMeResponse304Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
 }
 
 // GetMeResponse401Headers the declared response headers of an HTTP 401 response for GetMe
 type GetMeResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetMeResponse404Headers the declared response headers of an HTTP 404 response for GetMe
+type GetMeResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetMeResponse431Headers the declared response headers of an HTTP 431 response for GetMe
+type GetMeResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetMeResponse500Headers the declared response headers of an HTTP 500 response for GetMe
+type GetMeResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // GetMeResponse503Headers the declared response headers of an HTTP 503 response for GetMe
 type GetMeResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type GetMeResponse struct {
@@ -4214,6 +4498,12 @@ type GetMeResponse struct {
 	Headers304 *GetMeResponse304Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetMeResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetMeResponse404Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetMeResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetMeResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetMeResponse503Headers
 }
@@ -4277,19 +4567,64 @@ func (r GetMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse204Headers the declared response headers of an HTTP 204 response for ChangePassword
+type ChangePasswordResponse204Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ChangePasswordResponse400Headers the declared response headers of an HTTP 400 response for ChangePassword
+type ChangePasswordResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
 // ChangePasswordResponse401Headers the declared response headers of an HTTP 401 response for ChangePassword
 type ChangePasswordResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// ChangePasswordResponse404Headers the declared response headers of an HTTP 404 response for ChangePassword
+type ChangePasswordResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ChangePasswordResponse413Headers the declared response headers of an HTTP 413 response for ChangePassword
+type ChangePasswordResponse413Headers struct {
+	XRequestID *string
 }
 
 // ChangePasswordResponse415Headers the declared response headers of an HTTP 415 response for ChangePassword
 type ChangePasswordResponse415Headers struct {
 	AcceptEncoding *string
+	XRequestID     *string
+}
+
+// ChangePasswordResponse422Headers the declared response headers of an HTTP 422 response for ChangePassword
+type ChangePasswordResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ChangePasswordResponse431Headers the declared response headers of an HTTP 431 response for ChangePassword
+type ChangePasswordResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// ChangePasswordResponse500Headers the declared response headers of an HTTP 500 response for ChangePassword
+type ChangePasswordResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
 type ChangePasswordResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type ChangePasswordResponse struct {
@@ -4313,10 +4648,24 @@ type ChangePasswordResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *ChangePasswordResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ChangePasswordResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ChangePasswordResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ChangePasswordResponse404Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *ChangePasswordResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *ChangePasswordResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ChangePasswordResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *ChangePasswordResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ChangePasswordResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ChangePasswordResponse503Headers
 }
@@ -4395,19 +4744,66 @@ func (r ChangePasswordResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserResponse204Headers the declared response headers of an HTTP 204 response for DeleteUser
+type DeleteUserResponse204Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// DeleteUserResponse400Headers the declared response headers of an HTTP 400 response for DeleteUser
+type DeleteUserResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
 // DeleteUserResponse401Headers the declared response headers of an HTTP 401 response for DeleteUser
 type DeleteUserResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// DeleteUserResponse403Headers the declared response headers of an HTTP 403 response for DeleteUser
+type DeleteUserResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// DeleteUserResponse404Headers the declared response headers of an HTTP 404 response for DeleteUser
+type DeleteUserResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// DeleteUserResponse409Headers the declared response headers of an HTTP 409 response for DeleteUser
+type DeleteUserResponse409Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // DeleteUserResponse412Headers the declared response headers of an HTTP 412 response for DeleteUser
 type DeleteUserResponse412Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// DeleteUserResponse431Headers the declared response headers of an HTTP 431 response for DeleteUser
+type DeleteUserResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// DeleteUserResponse500Headers the declared response headers of an HTTP 500 response for DeleteUser
+type DeleteUserResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
 type DeleteUserResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type DeleteUserResponse struct {
@@ -4431,10 +4827,24 @@ type DeleteUserResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteUserResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *DeleteUserResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *DeleteUserResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *DeleteUserResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *DeleteUserResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *DeleteUserResponse412Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *DeleteUserResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *DeleteUserResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteUserResponse503Headers
 }
@@ -4515,22 +4925,59 @@ func (r DeleteUserResponse) ContentType() string {
 
 // GetUserResponse200Headers the declared response headers of an HTTP 200 response for GetUser
 type GetUserResponse200Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
 }
 
 // GetUserResponse304Headers the declared response headers of an HTTP 304 response for GetUser
 type GetUserResponse304Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// GetUserResponse400Headers the declared response headers of an HTTP 400 response for GetUser
+type GetUserResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // GetUserResponse401Headers the declared response headers of an HTTP 401 response for GetUser
 type GetUserResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetUserResponse403Headers the declared response headers of an HTTP 403 response for GetUser
+type GetUserResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetUserResponse404Headers the declared response headers of an HTTP 404 response for GetUser
+type GetUserResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetUserResponse431Headers the declared response headers of an HTTP 431 response for GetUser
+type GetUserResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetUserResponse500Headers the declared response headers of an HTTP 500 response for GetUser
+type GetUserResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // GetUserResponse503Headers the declared response headers of an HTTP 503 response for GetUser
 type GetUserResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type GetUserResponse struct {
@@ -4556,8 +5003,18 @@ type GetUserResponse struct {
 	Headers200 *GetUserResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetUserResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetUserResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetUserResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetUserResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetUserResponse404Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetUserResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetUserResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetUserResponse503Headers
 }
@@ -4633,28 +5090,83 @@ func (r GetUserResponse) ContentType() string {
 
 // PatchUserResponse200Headers the declared response headers of an HTTP 200 response for PatchUser
 type PatchUserResponse200Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// PatchUserResponse400Headers the declared response headers of an HTTP 400 response for PatchUser
+type PatchUserResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // PatchUserResponse401Headers the declared response headers of an HTTP 401 response for PatchUser
 type PatchUserResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// PatchUserResponse403Headers the declared response headers of an HTTP 403 response for PatchUser
+type PatchUserResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// PatchUserResponse404Headers the declared response headers of an HTTP 404 response for PatchUser
+type PatchUserResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// PatchUserResponse409Headers the declared response headers of an HTTP 409 response for PatchUser
+type PatchUserResponse409Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // PatchUserResponse412Headers the declared response headers of an HTTP 412 response for PatchUser
 type PatchUserResponse412Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// PatchUserResponse413Headers the declared response headers of an HTTP 413 response for PatchUser
+type PatchUserResponse413Headers struct {
+	XRequestID *string
 }
 
 // PatchUserResponse415Headers the declared response headers of an HTTP 415 response for PatchUser
 type PatchUserResponse415Headers struct {
 	AcceptEncoding *string
 	AcceptPatch    *string
+	XRequestID     *string
+}
+
+// PatchUserResponse422Headers the declared response headers of an HTTP 422 response for PatchUser
+type PatchUserResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// PatchUserResponse431Headers the declared response headers of an HTTP 431 response for PatchUser
+type PatchUserResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// PatchUserResponse500Headers the declared response headers of an HTTP 500 response for PatchUser
+type PatchUserResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // PatchUserResponse503Headers the declared response headers of an HTTP 503 response for PatchUser
 type PatchUserResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type PatchUserResponse struct {
@@ -4688,12 +5200,28 @@ type PatchUserResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PatchUserResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *PatchUserResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *PatchUserResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PatchUserResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PatchUserResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PatchUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *PatchUserResponse412Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *PatchUserResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *PatchUserResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PatchUserResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *PatchUserResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PatchUserResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *PatchUserResponse503Headers
 }
@@ -4794,27 +5322,82 @@ func (r PatchUserResponse) ContentType() string {
 
 // UpdateUserResponse200Headers the declared response headers of an HTTP 200 response for UpdateUser
 type UpdateUserResponse200Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse400Headers the declared response headers of an HTTP 400 response for UpdateUser
+type UpdateUserResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // UpdateUserResponse401Headers the declared response headers of an HTTP 401 response for UpdateUser
 type UpdateUserResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// UpdateUserResponse403Headers the declared response headers of an HTTP 403 response for UpdateUser
+type UpdateUserResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse404Headers the declared response headers of an HTTP 404 response for UpdateUser
+type UpdateUserResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse409Headers the declared response headers of an HTTP 409 response for UpdateUser
+type UpdateUserResponse409Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // UpdateUserResponse412Headers the declared response headers of an HTTP 412 response for UpdateUser
 type UpdateUserResponse412Headers struct {
-	ETag *string
+	CacheControl *string
+	ETag         *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse413Headers the declared response headers of an HTTP 413 response for UpdateUser
+type UpdateUserResponse413Headers struct {
+	XRequestID *string
 }
 
 // UpdateUserResponse415Headers the declared response headers of an HTTP 415 response for UpdateUser
 type UpdateUserResponse415Headers struct {
 	AcceptEncoding *string
+	XRequestID     *string
+}
+
+// UpdateUserResponse422Headers the declared response headers of an HTTP 422 response for UpdateUser
+type UpdateUserResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse431Headers the declared response headers of an HTTP 431 response for UpdateUser
+type UpdateUserResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// UpdateUserResponse500Headers the declared response headers of an HTTP 500 response for UpdateUser
+type UpdateUserResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
 type UpdateUserResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type UpdateUserResponse struct {
@@ -4848,12 +5431,28 @@ type UpdateUserResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *UpdateUserResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *UpdateUserResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *UpdateUserResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *UpdateUserResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *UpdateUserResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateUserResponse412Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *UpdateUserResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
 	Headers415 *UpdateUserResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *UpdateUserResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *UpdateUserResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *UpdateUserResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateUserResponse503Headers
 }
@@ -4952,14 +5551,53 @@ func (r UpdateUserResponse) ContentType() string {
 	return ""
 }
 
+// EndUserSessionsResponse204Headers the declared response headers of an HTTP 204 response for EndUserSessions
+type EndUserSessionsResponse204Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndUserSessionsResponse400Headers the declared response headers of an HTTP 400 response for EndUserSessions
+type EndUserSessionsResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
 // EndUserSessionsResponse401Headers the declared response headers of an HTTP 401 response for EndUserSessions
 type EndUserSessionsResponse401Headers struct {
 	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// EndUserSessionsResponse403Headers the declared response headers of an HTTP 403 response for EndUserSessions
+type EndUserSessionsResponse403Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndUserSessionsResponse404Headers the declared response headers of an HTTP 404 response for EndUserSessions
+type EndUserSessionsResponse404Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndUserSessionsResponse431Headers the declared response headers of an HTTP 431 response for EndUserSessions
+type EndUserSessionsResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// EndUserSessionsResponse500Headers the declared response headers of an HTTP 500 response for EndUserSessions
+type EndUserSessionsResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
 }
 
 // EndUserSessionsResponse503Headers the declared response headers of an HTTP 503 response for EndUserSessions
 type EndUserSessionsResponse503Headers struct {
-	RetryAfter *int
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
 }
 
 type EndUserSessionsResponse struct {
@@ -4979,8 +5617,20 @@ type EndUserSessionsResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *EndUserSessionsResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *EndUserSessionsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EndUserSessionsResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *EndUserSessionsResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *EndUserSessionsResponse404Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *EndUserSessionsResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *EndUserSessionsResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *EndUserSessionsResponse503Headers
 }
@@ -5049,9 +5699,25 @@ func (r EndUserSessionsResponse) ContentType() string {
 	return ""
 }
 
+// GetHealthCheckResponse200Headers the declared response headers of an HTTP 200 response for GetHealthCheck
+type GetHealthCheckResponse200Headers struct {
+	XRequestID *string
+}
+
+// GetHealthCheckResponse431Headers the declared response headers of an HTTP 431 response for GetHealthCheck
+type GetHealthCheckResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetHealthCheckResponse500Headers the declared response headers of an HTTP 500 response for GetHealthCheck
+type GetHealthCheckResponse500Headers struct {
+	XRequestID *string
+}
+
 // GetHealthCheckResponse503Headers the declared response headers of an HTTP 503 response for GetHealthCheck
 type GetHealthCheckResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type GetHealthCheckResponse struct {
@@ -5065,6 +5731,12 @@ type GetHealthCheckResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHealthCheckResponse200Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetHealthCheckResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetHealthCheckResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetHealthCheckResponse503Headers
 }
@@ -5118,9 +5790,25 @@ func (r GetHealthCheckResponse) ContentType() string {
 	return ""
 }
 
+// GetLivezResponse200Headers the declared response headers of an HTTP 200 response for GetLivez
+type GetLivezResponse200Headers struct {
+	XRequestID *string
+}
+
+// GetLivezResponse431Headers the declared response headers of an HTTP 431 response for GetLivez
+type GetLivezResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetLivezResponse500Headers the declared response headers of an HTTP 500 response for GetLivez
+type GetLivezResponse500Headers struct {
+	XRequestID *string
+}
+
 // GetLivezResponse503Headers the declared response headers of an HTTP 503 response for GetLivez
 type GetLivezResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type GetLivezResponse struct {
@@ -5134,6 +5822,12 @@ type GetLivezResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLivezResponse200Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetLivezResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetLivezResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetLivezResponse503Headers
 }
@@ -5187,9 +5881,25 @@ func (r GetLivezResponse) ContentType() string {
 	return ""
 }
 
+// GetReadyzResponse200Headers the declared response headers of an HTTP 200 response for GetReadyz
+type GetReadyzResponse200Headers struct {
+	XRequestID *string
+}
+
+// GetReadyzResponse431Headers the declared response headers of an HTTP 431 response for GetReadyz
+type GetReadyzResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetReadyzResponse500Headers the declared response headers of an HTTP 500 response for GetReadyz
+type GetReadyzResponse500Headers struct {
+	XRequestID *string
+}
+
 // GetReadyzResponse503Headers the declared response headers of an HTTP 503 response for GetReadyz
 type GetReadyzResponse503Headers struct {
 	RetryAfter *int
+	XRequestID *string
 }
 
 type GetReadyzResponse struct {
@@ -5203,6 +5913,12 @@ type GetReadyzResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReadyzResponse200Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetReadyzResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetReadyzResponse500Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetReadyzResponse503Headers
 }
@@ -5723,6 +6439,43 @@ func ParseGetJWKSResponse(rsp *http.Response) (*GetJWKSResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetJWKSResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetJWKSResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetJWKSResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetJWKSResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -5731,6 +6484,13 @@ func ParseGetJWKSResponse(rsp *http.Response) (*GetJWKSResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -5783,6 +6543,36 @@ func ParseGetRootResponse(rsp *http.Response) (*GetRootResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRootResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetRootResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetRootResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetRootResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -5791,6 +6581,13 @@ func ParseGetRootResponse(rsp *http.Response) (*GetRootResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -5922,6 +6719,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers LoginResponse400Headers
@@ -5945,6 +6749,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
@@ -5970,6 +6781,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers LoginResponse413Headers
@@ -5993,6 +6811,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
@@ -6025,6 +6850,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers LoginResponse422Headers
@@ -6048,6 +6880,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
@@ -6080,6 +6919,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers429 = &headers
 	case rsp.StatusCode == 431:
 		var headers LoginResponse431Headers
@@ -6104,6 +6950,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers431 = &headers
 	case rsp.StatusCode == 500:
 		var headers LoginResponse500Headers
@@ -6127,6 +6980,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
@@ -6158,6 +7018,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -6234,6 +7101,36 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers LogoutResponse204Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers LogoutResponse400Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 413:
+		var headers LogoutResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers LogoutResponse415Headers
 		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
@@ -6243,7 +7140,44 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			}
 			headers.AcceptEncoding = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers LogoutResponse422Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers LogoutResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers LogoutResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogoutResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -6252,6 +7186,13 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -6383,6 +7324,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 400:
 		var headers RefreshResponse400Headers
@@ -6406,6 +7354,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
@@ -6431,6 +7386,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 413:
 		var headers RefreshResponse413Headers
@@ -6454,6 +7416,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
@@ -6486,6 +7455,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers RefreshResponse422Headers
@@ -6509,6 +7485,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
@@ -6541,6 +7524,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			}
 			headers.RetryAfter = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers429 = &headers
 	case rsp.StatusCode == 431:
 		var headers RefreshResponse431Headers
@@ -6565,6 +7555,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers431 = &headers
 	case rsp.StatusCode == 500:
 		var headers RefreshResponse500Headers
@@ -6588,6 +7585,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
@@ -6619,6 +7623,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -6690,6 +7701,13 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 	switch {
 	case rsp.StatusCode == 200:
 		var headers ListSessionsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6704,9 +7722,23 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 			}
 			headers.Link = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListSessionsResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6714,7 +7746,31 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListSessionsResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListSessionsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -6724,15 +7780,70 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 431:
+		var headers ListSessionsResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSessionsResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListSessionsResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -6809,6 +7920,40 @@ func ParseEndSessionResponse(rsp *http.Response) (*EndSessionResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers EndSessionResponse204Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers EndSessionResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers EndSessionResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -6818,15 +7963,104 @@ func ParseEndSessionResponse(rsp *http.Response) (*EndSessionResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers EndSessionResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers EndSessionResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers EndSessionResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers EndSessionResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers EndSessionResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -6912,6 +8146,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers ListUsersResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6926,9 +8167,23 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			}
 			headers.Link = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers ListUsersResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6936,7 +8191,31 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListUsersResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListUsersResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -6946,15 +8225,104 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListUsersResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListUsersResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers ListUsersResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListUsersResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListUsersResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7065,6 +8433,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 	switch {
 	case rsp.StatusCode == 201:
 		var headers CreateUserResponse201Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7107,9 +8482,23 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 400:
 		var headers CreateUserResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7130,6 +8519,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
@@ -7162,9 +8558,23 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
 	case rsp.StatusCode == 403:
 		var headers CreateUserResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7185,10 +8595,24 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers403 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateUserResponse409Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7209,6 +8633,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
@@ -7233,6 +8664,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
@@ -7265,9 +8703,23 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
 	case rsp.StatusCode == 422:
 		var headers CreateUserResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7288,10 +8740,24 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers422 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateUserResponse429Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7319,10 +8785,24 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers429 = &headers
 	case rsp.StatusCode == 431:
 		var headers CreateUserResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7343,10 +8823,24 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers431 = &headers
 	case rsp.StatusCode == 500:
 		var headers CreateUserResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7368,9 +8862,23 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateUserResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -7398,6 +8906,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7469,6 +8984,13 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetMeResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7476,15 +8998,36 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetMeResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers304 = &headers
 	case rsp.StatusCode == 401:
@@ -7496,15 +9039,87 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetMeResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetMeResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetMeResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetMeResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7595,6 +9210,40 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers ChangePasswordResponse204Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers ChangePasswordResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers ChangePasswordResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -7604,7 +9253,41 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers ChangePasswordResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 413:
+		var headers ChangePasswordResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers ChangePasswordResponse415Headers
 		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
@@ -7614,15 +9297,87 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			}
 			headers.AcceptEncoding = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers ChangePasswordResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers ChangePasswordResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers ChangePasswordResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ChangePasswordResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7713,6 +9468,40 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteUserResponse204Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers DeleteUserResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers DeleteUserResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -7722,9 +9511,74 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers DeleteUserResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers DeleteUserResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers DeleteUserResponse409Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 412:
 		var headers DeleteUserResponse412Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7732,15 +9586,70 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers412 = &headers
+	case rsp.StatusCode == 431:
+		var headers DeleteUserResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers DeleteUserResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteUserResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7826,16 +9735,37 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetUserResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetUserResponse304Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7843,7 +9773,31 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetUserResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetUserResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -7853,15 +9807,104 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetUserResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetUserResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetUserResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetUserResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetUserResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -7979,6 +10022,13 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers PatchUserResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7986,7 +10036,31 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers PatchUserResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers PatchUserResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -7996,9 +10070,74 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PatchUserResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PatchUserResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers PatchUserResponse409Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 412:
 		var headers PatchUserResponse412Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8006,7 +10145,24 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers412 = &headers
+	case rsp.StatusCode == 413:
+		var headers PatchUserResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers PatchUserResponse415Headers
 		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
@@ -8023,15 +10179,87 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			}
 			headers.AcceptPatch = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers PatchUserResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers PatchUserResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers PatchUserResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers PatchUserResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -8149,6 +10377,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers UpdateUserResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8156,7 +10391,31 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers UpdateUserResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers UpdateUserResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -8166,9 +10425,74 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers UpdateUserResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers UpdateUserResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers UpdateUserResponse409Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateUserResponse412Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8176,7 +10500,24 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers412 = &headers
+	case rsp.StatusCode == 413:
+		var headers UpdateUserResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
 	case rsp.StatusCode == 415:
 		var headers UpdateUserResponse415Headers
 		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
@@ -8186,15 +10527,87 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			}
 			headers.AcceptEncoding = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers UpdateUserResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers UpdateUserResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers UpdateUserResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateUserResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -8271,6 +10684,40 @@ func ParseEndUserSessionsResponse(rsp *http.Response) (*EndUserSessionsResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers EndUserSessionsResponse204Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers EndUserSessionsResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
 	case rsp.StatusCode == 401:
 		var headers EndUserSessionsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -8280,15 +10727,104 @@ func ParseEndUserSessionsResponse(rsp *http.Response) (*EndUserSessionsResponse,
 			}
 			headers.WWWAuthenticate = &value
 		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers EndUserSessionsResponse403Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers EndUserSessionsResponse404Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 431:
+		var headers EndUserSessionsResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers EndUserSessionsResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers EndUserSessionsResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -8341,6 +10877,36 @@ func ParseGetHealthCheckResponse(rsp *http.Response) (*GetHealthCheckResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHealthCheckResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetHealthCheckResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetHealthCheckResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetHealthCheckResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8349,6 +10915,13 @@ func ParseGetHealthCheckResponse(rsp *http.Response) (*GetHealthCheckResponse, e
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -8401,6 +10974,36 @@ func ParseGetLivezResponse(rsp *http.Response) (*GetLivezResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLivezResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetLivezResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetLivezResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetLivezResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8409,6 +11012,13 @@ func ParseGetLivezResponse(rsp *http.Response) (*GetLivezResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}
@@ -8461,6 +11071,36 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReadyzResponse200Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetReadyzResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetReadyzResponse500Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetReadyzResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8469,6 +11109,13 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 				return nil, err
 			}
 			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
 		}
 		response.Headers503 = &headers
 	}

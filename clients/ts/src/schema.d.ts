@@ -769,7 +769,20 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it */
+        CacheControlNoStore: string;
+        /** @description no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it (sent when the request carried a token) */
+        CacheControlNoStoreWithToken: string;
+        /** @description Requests allowed in the window, when the route is limited by client address */
+        RateLimitLimit: number;
+        /** @description Requests left in the window */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window resets */
+        RateLimitReset: number;
+        /** @description The request's id: the one the client sent in this header when it is 1 to 64 visible ASCII characters, else a new one; the service's log lines of the request carry it */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -786,6 +799,9 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description public, max-age=300: verifiers may keep the keys that long */
+                    "Cache-Control"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -795,6 +811,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -813,6 +830,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -832,6 +850,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -861,6 +880,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -870,6 +890,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -888,6 +909,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -907,6 +929,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -963,12 +986,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1) */
                     Pragma?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -978,12 +999,10 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,12 +1020,10 @@ export interface operations {
             /** @description Invalid credentials */
             401: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1025,12 +1042,10 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1050,12 +1065,10 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1073,12 +1086,10 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1096,14 +1107,12 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1122,12 +1131,10 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1146,12 +1153,10 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,14 +1174,12 @@ export interface operations {
             /** @description Too busy / Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1210,6 +1213,7 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1217,6 +1221,7 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1234,6 +1239,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,6 +1259,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1270,6 +1277,7 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,6 +1295,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1305,6 +1314,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1324,6 +1334,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1374,12 +1385,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1) */
                     Pragma?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1389,12 +1398,10 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,12 +1419,10 @@ export interface operations {
             /** @description Invalid grant */
             401: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1436,12 +1441,10 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1461,12 +1464,10 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1484,12 +1485,10 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1507,14 +1506,12 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1533,12 +1530,10 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1557,12 +1552,10 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1580,14 +1573,12 @@ export interface operations {
             /** @description Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1625,10 +1616,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
                     ETag?: string;
                     /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters */
                     Link?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1638,8 +1631,10 @@ export interface operations {
             /** @description Not Modified: the representation is the one If-None-Match names */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1647,6 +1642,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1666,6 +1663,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1684,6 +1682,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1702,6 +1702,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1719,8 +1721,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +1757,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1760,6 +1766,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +1787,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,6 +1806,8 @@ export interface operations {
             /** @description Session not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1815,6 +1826,8 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1832,6 +1845,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1850,6 +1865,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1867,8 +1884,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1916,10 +1935,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Weak entity tag of the page (RFC 9110), a digest of its body: send it back in If-None-Match */
                     ETag?: string;
                     /** @description RFC 8288 links to the next page (rel="next", by cursor when the list issues one), the page before (rel="prev", on a page after the first reached by its index) and the first (rel="first"), with the request's filters */
                     Link?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,8 +1950,10 @@ export interface operations {
             /** @description Not Modified: the representation is the one If-None-Match names */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1938,6 +1961,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,6 +1982,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1975,6 +2001,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2021,8 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,6 +2040,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,6 +2060,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2045,8 +2079,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,18 +2119,17 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
                     /** @description true when the answer is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: boolean;
                     /** @description The resource created: /api/users/{id} */
                     Location?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,12 +2139,11 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,14 +2161,12 @@ export interface operations {
             /** @description Unauthorized */
             401: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2153,12 +2185,11 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2177,12 +2208,11 @@ export interface operations {
             /** @description Email already taken / Idempotency key in use */
             409: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2201,12 +2231,10 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,12 +2254,10 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2249,12 +2275,11 @@ export interface operations {
             /** @description Validation failed / Idempotency key reused */
             422: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,14 +2298,13 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,12 +2323,11 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2323,12 +2346,11 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,14 +2368,13 @@ export interface operations {
             /** @description Too busy / Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
-                    /** @description Requests allowed in the window, when the route is limited by client address */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,8 +2410,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,8 +2423,10 @@ export interface operations {
             /** @description Not Modified: the representation is the one If-None-Match names */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2409,6 +2434,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2455,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2474,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2494,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2514,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2534,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2517,8 +2553,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2558,8 +2596,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +2609,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,6 +2630,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2606,6 +2649,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2624,6 +2669,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +2689,8 @@ export interface operations {
             /** @description Email already taken / Last active admin */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,8 +2709,10 @@ export interface operations {
             /** @description Precondition failed */
             412: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +2731,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,6 +2751,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2716,6 +2769,8 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,6 +2788,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +2808,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2768,8 +2827,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +2866,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2812,6 +2875,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2831,6 +2896,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2849,6 +2915,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2867,6 +2935,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2885,6 +2955,8 @@ export interface operations {
             /** @description Last active admin */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2903,8 +2975,10 @@ export interface operations {
             /** @description Precondition failed */
             412: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +2997,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2941,6 +3017,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2958,8 +3036,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,8 +3079,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3010,6 +3092,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3113,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3132,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,6 +3152,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3083,6 +3172,8 @@ export interface operations {
             /** @description Email already taken / Last active admin / Edit conflict */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3101,8 +3192,10 @@ export interface operations {
             /** @description Precondition failed */
             412: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,6 +3214,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3142,6 +3236,7 @@ export interface operations {
                     "Accept-Encoding"?: string;
                     /** @description The patch media types the resource takes (RFC 5789) */
                     "Accept-Patch"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3159,6 +3254,8 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3176,6 +3273,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +3293,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,8 +3312,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3245,6 +3348,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3252,6 +3357,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3378,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +3397,8 @@ export interface operations {
             /** @description Forbidden */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +3417,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +3437,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +3457,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3360,8 +3476,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,8 +3512,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,8 +3525,10 @@ export interface operations {
             /** @description Not Modified: the representation is the one If-None-Match names */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3416,6 +3538,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3557,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3577,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +3597,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,8 +3616,10 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3522,6 +3653,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3529,6 +3662,8 @@ export interface operations {
             /** @description Bad Request: malformed input */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3548,6 +3683,7 @@ export interface operations {
                 headers: {
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3566,6 +3702,8 @@ export interface operations {
             /** @description User not found */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3584,6 +3722,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3603,6 +3742,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +3760,8 @@ export interface operations {
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3637,6 +3779,8 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3655,6 +3799,8 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,8 +3818,10 @@ export interface operations {
             /** @description Too busy / Request timed out / Service unavailable */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3703,6 +3851,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,6 +3861,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +3880,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +3900,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3778,6 +3930,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3787,6 +3940,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3805,6 +3959,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +3979,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +4009,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +4019,7 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +4038,7 @@ export interface operations {
             /** @description Internal Server Error */
             500: {
                 headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3899,6 +4058,7 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

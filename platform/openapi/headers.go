@@ -1,0 +1,107 @@
+package openapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Headers that many responses carry are component headers, documented once
+// and referenced by each response (components.headers).
+
+// Component header names.
+const (
+	headerRequestID       = "RequestId"
+	headerNoStore         = "CacheControlNoStore"
+	headerNoStoreOptional = "CacheControlNoStoreWithToken"
+	headerRateLimit       = "RateLimitLimit"
+	headerRateRemaining   = "RateLimitRemaining"
+	headerRateReset       = "RateLimitReset"
+)
+
+// componentHeaders are the component headers a document may reference.
+func (r *Registry) componentHeaders() map[string]*Header {
+	seconds := func(desc string) *Header {
+		return &Header{Description: desc, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
+	}
+	noStore := "no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it"
+	out := map[string]*Header{
+		headerNoStore:         textHeader(noStore),
+		headerNoStoreOptional: textHeader(noStore + " (sent when the request carried a token)"),
+		headerRateLimit:       seconds("Requests allowed in the window, when the route is limited by client address"),
+		headerRateRemaining:   seconds("Requests left in the window"),
+		headerRateReset:       seconds("Seconds until the window resets"),
+	}
+	if r.cfg.RequestIDHeader != "" {
+		maxLen := 64
+		out[headerRequestID] = &Header{
+			Description: "The request's id: the one the client sent in this header when it is 1 to 64 visible ASCII characters, else a new one; the service's log lines of the request carry it",
+			Schema:      &Schema{Type: "string", MinLength: new(int), MaxLength: &maxLen},
+		}
+		*out[headerRequestID].Schema.MinLength = 1
+	}
+	return out
+}
+
+// headerRefPrefix is what every component header reference starts with.
+const headerRefPrefix = "#/components/headers/"
+
+// headerRef references the component header name.
+func headerRef(name string) *Header { return &Header{Ref: headerRefPrefix + name} }
+
+// commonHeaders documents, on every response of rt in out, the headers the
+// router sends whatever the handler does: the request id; Cache-Control on
+// the answers for one caller (every answer of a route behind auth once the
+// token was checked: not the 401, nor the 411, 413 and 415 of the body's
+// framing, which come first); the RateLimit fields on a route that can
+// answer 429.
+func (r *Registry) commonHeaders(rt Route, out map[string]*Response) {
+	before := map[string]bool{
+		strconv.Itoa(http.StatusUnauthorized):          true,
+		strconv.Itoa(http.StatusLengthRequired):        true,
+		strconv.Itoa(http.StatusRequestEntityTooLarge): true,
+		strconv.Itoa(http.StatusUnsupportedMediaType):  true,
+	}
+	limited := out[strconv.Itoa(http.StatusTooManyRequests)] != nil
+	for status, res := range out {
+		if r.cfg.RequestIDHeader != "" {
+			res.setHeader(r.cfg.RequestIDHeader, headerRef(headerRequestID))
+		}
+		if _, declared := res.Headers["Cache-Control"]; !declared && !before[status] {
+			switch {
+			case rt.Auth:
+				res.setHeader("Cache-Control", headerRef(headerNoStore))
+			case rt.OptionalAuth:
+				res.setHeader("Cache-Control", headerRef(headerNoStoreOptional))
+			}
+		}
+		if limited {
+			// A route that can answer 429 is limited: every answer says
+			// how much of the window is left.
+			res.setHeader("RateLimit-Limit", headerRef(headerRateLimit))
+			res.setHeader("RateLimit-Remaining", headerRef(headerRateRemaining))
+			res.setHeader("RateLimit-Reset", headerRef(headerRateReset))
+		}
+	}
+}
+
+// usedHeaders are the component headers the responses of doc reference.
+func (r *Registry) usedHeaders(doc *Document) map[string]*Header {
+	all := r.componentHeaders()
+	used := map[string]*Header{}
+	for _, item := range doc.Paths {
+		for _, op := range item.operations() {
+			for _, res := range op.Responses {
+				for _, h := range res.Headers {
+					if name, ok := strings.CutPrefix(h.Ref, headerRefPrefix); ok && all[name] != nil {
+						used[name] = all[name]
+					}
+				}
+			}
+		}
+	}
+	if len(used) == 0 {
+		return nil
+	}
+	return used
+}
