@@ -264,6 +264,11 @@ func checkFormat(format, str string) string {
 		if err != nil || jsonv2.Unmarshal(quoted, &t) != nil {
 			return "must be a date-time as in RFC 3339"
 		}
+		// Stored and answered in UTC, which RFC 3339 writes with years
+		// 0001 to 9999 only (and PostgreSQL has no year 0).
+		if y := t.UTC().Year(); y < 1 || y > 9999 {
+			return "must be an instant from year 0001 to 9999 in UTC"
+		}
 	case "ipv4":
 		if a, err := netip.ParseAddr(str); err != nil || !a.Is4() {
 			return "must be an IPv4 address"

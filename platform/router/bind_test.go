@@ -403,13 +403,27 @@ func TestDateTimesAreCheckedAsTheyAreDecoded(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !decode[stamp](t, body).At.Equal(time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)) {
 		t.Fatalf("status %d %s, want 200 with the instant", resp.StatusCode, body)
 	}
-	for _, bad := range []string{"2024-05-01T12:00:00+24:00", "2024-05-01 12:00:00Z", "2024-13-01T12:00:00Z", "yesterday"} {
-		t.Run(bad+" is the 422 of a bad date-time", func(t *testing.T) {
-			resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"`+bad+`"}`)
+	for _, tc := range []struct{ at, message string }{
+		{"2024-05-01T12:00:00+24:00", "must be a date-time as in RFC 3339"},
+		{"2024-05-01 12:00:00Z", "must be a date-time as in RFC 3339"},
+		{"2024-13-01T12:00:00Z", "must be a date-time as in RFC 3339"},
+		{"yesterday", "must be a date-time as in RFC 3339"},
+		// Instants RFC 3339 cannot write in UTC, nor PostgreSQL store.
+		{"0000-12-31T23:59:59Z", "must be an instant from year 0001 to 9999 in UTC"},
+		{"0001-01-01T00:30:00+01:00", "must be an instant from year 0001 to 9999 in UTC"},
+		{"9999-12-31T23:00:00-05:00", "must be an instant from year 0001 to 9999 in UTC"},
+	} {
+		t.Run(tc.at+" is a 422", func(t *testing.T) {
+			resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"`+tc.at+`"}`)
 			p := wantProblem(t, resp, body, http.StatusUnprocessableEntity)
-			if len(p.Errors) != 1 || p.Errors[0].Field != "at" || p.Errors[0].Message != "must be a date-time as in RFC 3339" {
-				t.Errorf("errors %+v", p.Errors)
+			if len(p.Errors) != 1 || p.Errors[0].Field != "at" || p.Errors[0].Message != tc.message {
+				t.Errorf("errors %+v, want at: %s", p.Errors, tc.message)
 			}
 		})
+	}
+	for _, at := range []string{"0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "0001-01-01T00:30:00-01:00"} {
+		if resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"`+at+`"}`); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: status %d %s, want 200", at, resp.StatusCode, body)
+		}
 	}
 }
