@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/asapjs/fiber-template/platform/token"
 )
@@ -76,7 +77,8 @@ func keysCommand(args []string, getenv func(string) string, out io.Writer) error
 	fset := flag.NewFlagSet("keys "+sub, flag.ContinueOnError)
 	fset.SetOutput(io.Discard)
 	file := fset.String("file", "", "the key file")
-	if err := fset.Parse(args); err != nil {
+	flags, kids := splitKeyArgs(args)
+	if err := fset.Parse(flags); err != nil {
 		return fmt.Errorf("keys %s: %w", sub, err)
 	}
 	if *file == "" {
@@ -90,28 +92,28 @@ func keysCommand(args []string, getenv func(string) string, out io.Writer) error
 		return err
 	}
 	switch {
-	case sub == "list" && fset.NArg() == 0:
-	case sub == "rotate" && fset.NArg() == 0:
+	case sub == "list" && len(kids) == 0:
+	case sub == "rotate" && len(kids) == 0:
 		key, err := token.GenerateEd25519()
 		if err != nil {
 			return err
 		}
 		blocks = append([][]byte{key}, blocks...)
-	case sub == "retire" && fset.NArg() == 1:
+	case sub == "retire" && len(kids) == 1:
 		ids, err := blockIDs(blocks)
 		if err != nil {
 			return err
 		}
-		i := slices.Index(ids, fset.Arg(0))
+		i := slices.Index(ids, kids[0])
 		switch {
 		case i < 0:
-			return fmt.Errorf("keys retire: %s has no key %q; it has %v", *file, fset.Arg(0), ids)
+			return fmt.Errorf("keys retire: %s has no key %q; it has %v", *file, kids[0], ids)
 		case i == 0:
-			return fmt.Errorf("keys retire: %q is the signing key; rotate first, and retire it once its tokens expired", fset.Arg(0))
+			return fmt.Errorf("keys retire: %q is the signing key; rotate first, and retire it once its tokens expired", kids[0])
 		}
 		blocks = slices.Delete(blocks, i, i+1)
 	default:
-		return fmt.Errorf("unknown keys command %q with %d arguments (api --help lists them)", sub, fset.NArg())
+		return fmt.Errorf("unknown keys command %q with %d arguments (api --help lists them)", sub, len(kids))
 	}
 	ids, err := blockIDs(blocks)
 	if err != nil {
@@ -189,4 +191,25 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("keys: %w", err)
 	}
 	return nil
+}
+
+// splitKeyArgs splits the arguments of a keys command into its flags
+// (-file, before or after the kid) and the rest. A kid is base64url, so it
+// may begin with "-": anything that is not -file or a help flag is an
+// argument, and "--" ends the flags.
+func splitKeyArgs(args []string) (flags, rest []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return flags, append(rest, args[i+1:]...)
+		case a == "-file" || a == "--file":
+			flags = append(flags, args[i:min(i+2, len(args))]...)
+			i++
+		case strings.HasPrefix(a, "-file=") || strings.HasPrefix(a, "--file=") || a == "-h" || a == "-help" || a == "--help":
+			flags = append(flags, a)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return flags, rest
 }

@@ -93,3 +93,47 @@ func TestKeysCommand(t *testing.T) {
 		t.Error("an unknown subcommand succeeded")
 	}
 }
+
+func TestKeysRetireTakesAKidBeginningWithADash(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "keys.pem")
+	run := func(args ...string) (string, error) {
+		return dispatchOut(t, append([]string{"keys"}, args...), map[string]string{"JWT_SIGNING_KEYS_FILE": file})
+	}
+	signing, err := run("generate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A kid is base64url: about one key in 64 has one that begins with "-".
+	var dashed, kid string
+	for range 2000 {
+		key, err := run("generate")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(key), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		list, err := run("list")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id := strings.Fields(list)[0]; strings.HasPrefix(id, "-") {
+			dashed, kid = key, id
+			break
+		}
+	}
+	if kid == "" {
+		t.Fatal("no kid beginning with - in 2000 keys")
+	}
+	for _, args := range [][]string{{"retire", kid}, {"retire", kid, "-file", file}, {"retire", "--", kid}} {
+		if err := os.WriteFile(file, []byte(signing+dashed), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		left, err := run(args...)
+		if err != nil || strings.Contains(left, kid) || strings.Count(left, "\n") != 1 {
+			t.Errorf("keys %q: %q %v; want the key retired, the signing one left", args, left, err)
+		}
+	}
+}
