@@ -42,17 +42,20 @@ func roleToken(t *testing.T, role string) string {
 func TestRolesAreEnforcedBeforeTheInput(t *testing.T) {
 	t.Parallel()
 	r := rolesRouter(t)
+	// Every answer to a caller whose token was verified is for that caller
+	// alone (Cache-Control: no-store), the 403 included.
 	cases := []struct {
-		name   string
-		auth   string
-		query  string
-		status int
+		name    string
+		auth    string
+		query   string
+		status  int
+		noStore bool
 	}{
-		{"an admin passes", roleToken(t, "admin"), "?n=1", http.StatusOK},
-		{"an admin still meets the input rules", roleToken(t, "admin"), "?n=9", http.StatusUnprocessableEntity},
-		{"a member is forbidden, whatever the input", roleToken(t, "member"), "?n=9", http.StatusForbidden},
-		{"a token without a role is forbidden", roleToken(t, ""), "", http.StatusForbidden},
-		{"no token is unauthorized", "", "", http.StatusUnauthorized},
+		{"an admin passes", roleToken(t, "admin"), "?n=1", http.StatusOK, true},
+		{"an admin still meets the input rules", roleToken(t, "admin"), "?n=9", http.StatusUnprocessableEntity, true},
+		{"a member is forbidden, whatever the input", roleToken(t, "member"), "?n=9", http.StatusForbidden, true},
+		{"a token without a role is forbidden", roleToken(t, ""), "", http.StatusForbidden, true},
+		{"no token is unauthorized", "", "", http.StatusUnauthorized, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,6 +64,9 @@ func TestRolesAreEnforcedBeforeTheInput(t *testing.T) {
 				req.Header.Set("Authorization", tc.auth)
 			}
 			resp, body := do(t, r, req)
+			if got := resp.Header.Get("Cache-Control"); (got == "no-store") != tc.noStore {
+				t.Errorf("Cache-Control %q, want no-store: %v", got, tc.noStore)
+			}
 			if tc.status == http.StatusOK {
 				if resp.StatusCode != http.StatusOK {
 					t.Fatalf("status %d: %s", resp.StatusCode, body)

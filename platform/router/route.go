@@ -216,16 +216,13 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			if err != nil {
 				return err
 			}
+			fc.Set(fiber.HeaderCacheControl, "no-store")
 			c.claims = claims
 		}
 		if needMatch {
 			if err := requireIfMatch(fc); err != nil {
 				return err
 			}
-		}
-		if c.claims != nil {
-			// An answer for one caller must not be kept by shared caches.
-			fc.Set(fiber.HeaderCacheControl, "no-store")
 		}
 		pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
 		if paged {
