@@ -103,8 +103,11 @@ func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, sort []
 		q = q.Where("active = ?", *f.Active)
 	}
 	if f.Query != "" {
-		pattern := containsPattern(strings.ToLower(f.Query))
-		q = q.Where("(LOWER(name) LIKE ? ESCAPE '"+likeEscape+"' OR LOWER(email) LIKE ? ESCAPE '"+likeEscape+"')", pattern, pattern)
+		// Both sides lowered by the database, alike: the text always
+		// finds itself, and case aside as far as the database's LOWER
+		// goes (ASCII on SQLite, the locale's letters on PostgreSQL).
+		pattern := containsPattern(f.Query)
+		q = q.Where("(LOWER(name) LIKE LOWER(?) ESCAPE '"+likeEscape+"' OR LOWER(email) LIKE LOWER(?) ESCAPE '"+likeEscape+"')", pattern, pattern)
 	}
 	opts := append(slices.Clip(r.listing), database.WithKeyset("id"), database.WithSort(sort...), database.WithCursor(cursor))
 	page, err := database.Paginate[models.User](ctx, q, p, opts...)

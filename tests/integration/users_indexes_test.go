@@ -50,7 +50,7 @@ func TestUserIndexes(t *testing.T) {
 					if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
 						return err
 					}
-					return tx.NewRaw("EXPLAIN SELECT id FROM users WHERE lower(name) LIKE '%smith%' OR lower(email) LIKE '%smith%'").Scan(ctx, &plan)
+					return tx.NewRaw("EXPLAIN SELECT id FROM users WHERE lower(name) LIKE lower('%smith%') OR lower(email) LIKE lower('%smith%')").Scan(ctx, &plan)
 				})
 				if err != nil {
 					t.Fatal(err)
