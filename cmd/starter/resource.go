@@ -126,9 +126,10 @@ func (r Resource) Invalid() []Field { return r.pick(func(f Field) bool { return 
 func (r Resource) Times() []Field { return r.pick(func(f Field) bool { return f.Type == "time" }) }
 
 // HasTime reports whether a field is a time.Time.
-func (r Resource) HasTime() bool {
-	return len(r.pick(func(f Field) bool { return f.Type == "time" })) > 0
-}
+func (r Resource) HasTime() bool { return len(r.Times()) > 0 }
+
+// UUIDs are the fields of type uuid.
+func (r Resource) UUIDs() []Field { return r.pick(func(f Field) bool { return f.Type == "uuid" }) }
 
 // UsesStrings reports whether the integration test needs package strings.
 func (r Resource) UsesStrings() bool {
