@@ -60,7 +60,7 @@ func Parse(page, limit []byte, maxLimit int) (Paging, error) {
 	if len(page) > 0 {
 		n, ok := parseInt(page)
 		if !ok {
-			return p, &FieldError{Field: "page", Message: "must be a base-10 integer"}
+			return p, &FieldError{Field: "page", Message: notAnInt32}
 		}
 		if n < 0 {
 			return p, &FieldError{Field: "page", Message: "must be 0 or greater"}
@@ -70,7 +70,7 @@ func Parse(page, limit []byte, maxLimit int) (Paging, error) {
 	if len(limit) > 0 {
 		n, ok := parseInt(limit)
 		if !ok {
-			return p, &FieldError{Field: "limit", Message: "must be a base-10 integer"}
+			return p, &FieldError{Field: "limit", Message: notAnInt32}
 		}
 		if n < 1 {
 			return p, &FieldError{Field: "limit", Message: "must be 1 or greater"}
@@ -82,6 +82,10 @@ func Parse(page, limit []byte, maxLimit int) (Paging, error) {
 	}
 	return p, nil
 }
+
+// notAnInt32 is what a page or limit that parseInt refuses is told, in the
+// words of the router's integer parameters.
+const notAnInt32 = "must be a base-10 integer, without + or leading zeros, that fits 32 bits"
 
 // maxPage bounds the page index so that Limit*Page cannot overflow.
 const maxPage = 1<<31 - 1

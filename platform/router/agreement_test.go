@@ -158,7 +158,7 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 					case strings.ContainsRune(bad, 0) && (f.name == "page" || f.name == "limit"):
 						// Page and limit are parsed before anything is bound.
 						p := wantProblem(t, resp, body, http.StatusBadRequest)
-						if p.Detail != "Invalid paging parameter "+f.name+": must be a base-10 integer." {
+						if p.Detail != "Invalid paging parameter "+f.name+": must be a base-10 integer, without + or leading zeros, that fits 32 bits." {
 							t.Errorf("%s=%q: problem %+v, want the paging parameter's 400", f.name, bad, p)
 						}
 						continue
