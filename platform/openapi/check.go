@@ -97,13 +97,8 @@ func (c *Checker) compile(s *Schema) error {
 			c.patterns[s.Pattern] = re
 		}
 	}
-	for _, sub := range slices.Concat(s.AllOf, s.OneOf, s.AnyOf, []*Schema{s.Items, s.AdditionalProperties}) {
+	for _, sub := range s.subschemas() {
 		if err := c.compile(sub); err != nil {
-			return err
-		}
-	}
-	for _, p := range s.Properties {
-		if err := c.compile(p); err != nil {
 			return err
 		}
 	}

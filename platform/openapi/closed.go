@@ -3,8 +3,6 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 )
 
 // The router refuses a member that an object of a JSON request body does
@@ -78,15 +76,6 @@ func refsUnder(s *Schema) func(func(string) bool) {
 		}
 		walk(s)
 	}
-}
-
-// subschemas are the schemas directly inside s.
-func (s *Schema) subschemas() []*Schema {
-	subs := slices.Concat(s.AllOf, s.OneOf, s.AnyOf, []*Schema{s.Items, s.AdditionalProperties})
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		subs = append(subs, s.Properties[name])
-	}
-	return subs
 }
 
 // closedCopy returns a deep copy of s in which every plain object (one

@@ -2,7 +2,9 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -78,6 +80,16 @@ func NameFromRef(ref string) (string, error) {
 		return "", fmt.Errorf("openapi: %q is not a component schema reference", ref)
 	}
 	return name, nil
+}
+
+// subschemas are the schemas directly inside s (nil ones included), its
+// properties by name.
+func (s *Schema) subschemas() []*Schema {
+	subs := slices.Concat(s.AllOf, s.OneOf, s.AnyOf, []*Schema{s.Items, s.AdditionalProperties})
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		subs = append(subs, s.Properties[name])
+	}
+	return subs
 }
 
 // refTo returns a schema that only references the component name.
