@@ -21,24 +21,20 @@ const (
 
 // componentHeaders are the component headers a document may reference.
 func (r *Registry) componentHeaders() map[string]*Header {
-	seconds := func(desc string) *Header {
-		return &Header{Description: desc, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
-	}
 	noStore := "no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it"
 	out := map[string]*Header{
 		headerNoStore:         textHeader(noStore),
 		headerNoStoreOptional: textHeader(noStore + " (sent when the request carried a token)"),
-		headerRateLimit:       seconds("Requests allowed in the window, when the route is limited by client address"),
-		headerRateRemaining:   seconds("Requests left in the window"),
-		headerRateReset:       seconds("Seconds until the window resets"),
+		headerRateLimit:       countHeader("Requests allowed in the window, when the route is limited by client address"),
+		headerRateRemaining:   countHeader("Requests left in the window"),
+		headerRateReset:       countHeader("Seconds until the window resets"),
 	}
 	if r.cfg.RequestIDHeader != "" {
-		maxLen := 64
+		minLen, maxLen := 1, 64
 		out[headerRequestID] = &Header{
 			Description: "The request's id: the one the client sent in this header when it is 1 to 64 visible ASCII characters, else a new one; the service's log lines of the request carry it",
-			Schema:      &Schema{Type: "string", MinLength: new(int), MaxLength: &maxLen},
+			Schema:      &Schema{Type: "string", MinLength: &minLen, MaxLength: &maxLen},
 		}
-		*out[headerRequestID].Schema.MinLength = 1
 	}
 	return out
 }

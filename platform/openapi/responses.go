@@ -38,6 +38,11 @@ func textHeader(description string) *Header {
 	return &Header{Description: description, Schema: &Schema{Type: "string"}}
 }
 
+// countHeader documents a header whose value is a count, 0 or more.
+func countHeader(description string) *Header {
+	return &Header{Description: description, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
+}
+
 // setHeader documents the header name of r.
 func (r *Response) setHeader(name string, h *Header) {
 	if r.Headers == nil {
@@ -155,12 +160,9 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	for _, st := range statuses {
 		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])
 	}
-	seconds := func(desc string) *Header {
-		return &Header{Description: desc, Schema: &Schema{Type: "integer", Minimum: new(float64)}}
-	}
 	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		if r := out[strconv.Itoa(st)]; r != nil {
-			r.setHeader("Retry-After", seconds("Seconds to wait before retrying"))
+			r.setHeader("Retry-After", countHeader("Seconds to wait before retrying"))
 		}
 	}
 	if r := out[strconv.Itoa(http.StatusUnsupportedMediaType)]; r != nil && in.body != nil {
