@@ -198,8 +198,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		})
 		c, in := &call.c, &call.in
 		// Authentication comes first: a caller without a valid token
-		// learns nothing about the route's input rules.
-		if auth {
+		// learns nothing about the route's input rules. (Roles imply
+		// auth: an optional-auth route has none to check.)
+		if auth || optional && len(fc.Request().Header.Peek(fiber.HeaderAuthorization)) > 0 {
 			claims, err := r.authenticate(fc)
 			if err != nil {
 				return err
@@ -210,13 +211,6 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			if len(roles) > 0 && !slices.Contains(roles, claims.Role) {
 				return errForbidden.WithDetail("This operation requires the role %s.", strings.Join(roles, " or "))
 			}
-			c.claims = claims
-		} else if optional && len(fc.Request().Header.Peek(fiber.HeaderAuthorization)) > 0 {
-			claims, err := r.authenticate(fc)
-			if err != nil {
-				return err
-			}
-			fc.Set(fiber.HeaderCacheControl, "no-store")
 			c.claims = claims
 		}
 		if needMatch {
