@@ -83,26 +83,24 @@ func firstErr(a, b error) error {
 	return b
 }
 
-// compile compiles the patterns under s.
+// compile compiles the patterns under s; the first that does not compile
+// is the error.
 func (c *Checker) compile(s *Schema) error {
-	if s == nil {
-		return nil
-	}
-	if s.Pattern != "" {
+	var err error
+	s.walk(func(s *Schema) {
+		if err != nil || s.Pattern == "" {
+			return
+		}
 		if _, ok := c.patterns[s.Pattern]; !ok {
-			re, err := regexp.Compile(s.Pattern)
-			if err != nil {
-				return fmt.Errorf("openapi: pattern %q: %w", s.Pattern, err)
+			re, cerr := regexp.Compile(s.Pattern)
+			if cerr != nil {
+				err = fmt.Errorf("openapi: pattern %q: %w", s.Pattern, cerr)
+				return
 			}
 			c.patterns[s.Pattern] = re
 		}
-	}
-	for _, sub := range s.subschemas() {
-		if err := c.compile(sub); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
+	return err
 }
 
 // Check appends to out the violations of v against s, naming v field.

@@ -22,12 +22,12 @@ func closeRequestObjects(doc *Document) {
 	reached := map[string]bool{}
 	var todo []string
 	reach := func(s *Schema) {
-		for name := range refsUnder(s) {
-			if !reached[name] {
+		s.walk(func(s *Schema) {
+			if name, err := NameFromRef(s.Ref); s.Ref != "" && err == nil && !reached[name] {
 				reached[name] = true
 				todo = append(todo, name)
 			}
-		}
+		})
 	}
 	for _, item := range doc.Paths {
 		for _, op := range item.operations() {
@@ -53,48 +53,15 @@ func closeRequestObjects(doc *Document) {
 	}
 }
 
-// refsUnder yields the component names s and the schemas inside it
-// reference.
-func refsUnder(s *Schema) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		var walk func(*Schema) bool
-		walk = func(s *Schema) bool {
-			if s == nil {
-				return true
-			}
-			if s.Ref != "" {
-				if name, err := NameFromRef(s.Ref); err == nil && !yield(name) {
-					return false
-				}
-			}
-			for _, sub := range s.subschemas() {
-				if !walk(sub) {
-					return false
-				}
-			}
-			return true
-		}
-		walk(s)
-	}
-}
-
 // closedCopy returns a deep copy of s in which every plain object (one
 // with no additionalProperties and no composition) is Closed.
 func closedCopy(s *Schema) *Schema {
 	c := s.clone()
-	var mark func(*Schema)
-	mark = func(s *Schema) {
-		if s == nil {
-			return
-		}
+	c.walk(func(s *Schema) {
 		if s.Type == "object" && s.AdditionalProperties == nil && len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 {
 			s.Closed = true
 		}
-		for _, sub := range s.subschemas() {
-			mark(sub)
-		}
-	}
-	mark(c)
+	})
 	return c
 }
 

@@ -92,6 +92,18 @@ func (s *Schema) subschemas() []*Schema {
 	return subs
 }
 
+// walk calls fn on s and then on every schema inside it, depth first;
+// nil schemas are skipped. It does not follow references.
+func (s *Schema) walk(fn func(*Schema)) {
+	if s == nil {
+		return
+	}
+	fn(s)
+	for _, sub := range s.subschemas() {
+		sub.walk(fn)
+	}
+}
+
 // refTo returns a schema that only references the component name.
 func refTo(name string) *Schema { return &Schema{Ref: Ref(name)} }
 
