@@ -184,7 +184,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	case len(cfg.JWTSecret) > 0:
 		cursorSecret = cfg.JWTSecret
 	default:
-		cursorSecret = cfg.TokenKeys.Seed("cursors")
+		cursorSecret = cfg.TokenKeys.Derive("cursors")
 	}
 	cursors, err := paging.NewCursors(cursorSecret)
 	if err != nil {

@@ -72,7 +72,7 @@ type idempotent struct {
 func newIdempotent(r *Router, method, path string) (*idempotent, error) {
 	secret := make([]byte, 32)
 	if r.keys != nil {
-		secret = r.keys.Seed("idempotency fingerprints")
+		secret = r.keys.Derive("idempotency fingerprints")
 	} else if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("idempotency secret: %w", err)
 	}

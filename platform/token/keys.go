@@ -242,10 +242,11 @@ func (k *Keys) PublicKeys() JWKSet {
 	return set
 }
 
-// Seed is a secret derived from the signing key, for what else the service
-// signs with a secret of its own (cursors) when it has no HS256 secret. It
-// changes when the signing key does.
-func (k *Keys) Seed(purpose string) []byte {
+// Derive is a secret derived from the signing key for purpose, for what
+// else the service signs with a secret of its own (cursors, idempotency
+// fingerprints) when it has no HS256 secret. It changes when the signing
+// key does.
+func (k *Keys) Derive(purpose string) []byte {
 	var material []byte
 	switch s := k.Signing().sign.(type) {
 	case ed25519.PrivateKey:
