@@ -89,8 +89,9 @@ func Deprecated(since, sunset time.Time, link string) Option {
 	}
 }
 
-// Auth requires a valid HS256 bearer JWT; the handler reads its claims with
-// Ctx.Claims.
+// Auth requires a valid bearer access token, verified with
+// Config.TokenKeys (Ed25519 or HS256) and Config.TokenChecker; the handler
+// reads its claims with Ctx.Claims.
 func Auth() Option { return func(o *options) { o.auth = true } }
 
 // OptionalAuth reads a bearer token when the request sends one: a valid
