@@ -2,27 +2,17 @@ package docs
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/basicauth"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
 )
-
-// credential is one accepted account, kept as digests: comparing
-// fixed-length digests in constant time reveals neither the length nor the
-// content of a name or a password.
-type credential struct {
-	user, password [sha256.Size]byte
-}
 
 // Guard returns middleware that lets a request through only with HTTP Basic
 // credentials (RFC 7617) of one of cfg.Users. Any other request, including
@@ -38,11 +28,8 @@ type credential struct {
 //	docs.Guard(docs.GuardConfig{Users: map[string]string{"dev": "s3cret"}})
 func Guard(cfg GuardConfig) fiber.Handler {
 	cfg = guardConfigDefault(cfg)
-	accounts := make([]credential, 0, len(cfg.Users))
-	for user, password := range cfg.Users {
-		accounts = append(accounts, credential{user: sha256.Sum256([]byte(user)), password: sha256.Sum256([]byte(password))})
-	}
-	challenge := `Basic realm="` + quoteRealm(cfg.Realm) + `"`
+	accounts := basicauth.New(cfg.Users)
+	challenge := basicauth.Challenge(cfg.Realm)
 	var (
 		// mu makes look, check and count one step, so guesses sent at
 		// once cannot all pass the look before any is counted; the check
@@ -54,7 +41,7 @@ func Guard(cfg GuardConfig) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		key, now := cfg.Key(c), time.Now()
 		header := c.Get(fiber.HeaderAuthorization)
-		user, password, ok := basicCredentials(header)
+		user, password, ok := basicauth.Parse(header)
 		mu.Lock()
 		if n, reset := failures.Peek(key, now); n >= cfg.MaxFailures {
 			mu.Unlock()
@@ -65,7 +52,7 @@ func Guard(cfg GuardConfig) fiber.Handler {
 			return c.JSON(problem.New(fiber.StatusTooManyRequests,
 				fmt.Sprintf("too many failed attempts at the API docs credentials from this address; try again in %d seconds", wait)), problem.ContentType)
 		}
-		if ok && allowed(accounts, user, password) {
+		if ok && accounts.Allow(user, password) {
 			mu.Unlock()
 			return c.Next()
 		}
@@ -85,35 +72,4 @@ func Guard(cfg GuardConfig) fiber.Handler {
 		c.Status(fiber.StatusUnauthorized)
 		return c.JSON(problem.New(fiber.StatusUnauthorized, "valid Basic credentials are required to view the API docs"), problem.ContentType)
 	}
-}
-
-// allowed reports whether user and password belong to one of accounts. It
-// compares against every account whatever matches, so that the time taken
-// does not tell which user names exist.
-func allowed(accounts []credential, user, password string) bool {
-	u, p := sha256.Sum256([]byte(user)), sha256.Sum256([]byte(password))
-	match := 0
-	for i := range accounts {
-		match |= subtle.ConstantTimeCompare(u[:], accounts[i].user[:]) & subtle.ConstantTimeCompare(p[:], accounts[i].password[:])
-	}
-	return match == 1
-}
-
-// basicCredentials parses an Authorization header of the Basic scheme. The
-// scheme name is case-insensitive; the password may hold colons.
-func basicCredentials(header string) (user, password string, ok bool) {
-	const scheme = "basic "
-	if len(header) < len(scheme) || !strings.EqualFold(header[:len(scheme)], scheme) {
-		return "", "", false
-	}
-	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(header[len(scheme):]))
-	if err != nil {
-		return "", "", false
-	}
-	return strings.Cut(string(decoded), ":")
-}
-
-// quoteRealm escapes a realm for use inside an HTTP quoted-string.
-func quoteRealm(realm string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(realm)
 }
