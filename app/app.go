@@ -16,6 +16,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
+	"github.com/asapjs/fiber-template/platform/basicauth"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
@@ -80,7 +81,7 @@ type Options struct {
 	// CursorSecret signs the cursors of the list routes (next_cursor).
 	//
 	// Optional. Default: the router Config's JWTSecret, or without one a
-	// secret derived from the signing key (token.Keys.Seed); either way the
+	// secret derived from the signing key (token.Keys.Derive); either way the
 	// key is derived from it with a label of its own (see
 	// paging.NewCursors)
 	CursorSecret []byte
@@ -99,6 +100,12 @@ type Options struct {
 	//
 	// Optional. Default: none (the estimate runs on db's primary)
 	Reads bun.ConnResolver
+	// IntrospectionClients are the services that may ask POST
+	// {base}/auth/introspect whether an access token is active (RFC 7662),
+	// as HTTP Basic credentials: secrets by client id.
+	//
+	// Optional. Default: none (every introspection request is a 401)
+	IntrospectionClients map[string]string
 }
 
 // Defaults of the Options.
@@ -238,6 +245,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	// The service's controllers come first; the caller's are kept after.
 	cfg.Controllers = append(Controllers(Deps{
 		DB: db, List: list, Users: users, Passwords: passwords, Sessions: sess, Throttle: throttle, AuthLimit: authLimit,
+		Clients: basicauth.New(opts.IntrospectionClients),
 	}), cfg.Controllers...)
 	return router.New(cfg)
 }
@@ -254,6 +262,8 @@ type Deps struct {
 	Throttle  *accounts.LoginThrottle
 	// AuthLimit is the rate limit of the public auth routes.
 	AuthLimit []fiber.Handler
+	// Clients are the services that may introspect tokens.
+	Clients router.Clients
 }
 
 // Controllers are the service's controllers, built on d, in the order
@@ -261,7 +271,7 @@ type Deps struct {
 // ./cmd/starter resource), and remove takes it out.
 func Controllers(d Deps) []router.Controller {
 	return []router.Controller{
-		controllers.NewAuth(d.Users, d.Passwords, d.Sessions, d.Throttle, d.AuthLimit...),
+		controllers.NewAuth(d.Users, d.Passwords, d.Sessions, d.Throttle, d.Clients, d.AuthLimit...),
 		controllers.NewUsers(d.Users, d.Passwords, d.Sessions, d.AuthLimit...),
 	}
 }

@@ -26,14 +26,17 @@ type Auth struct {
 	passwords *accounts.Passwords
 	sessions  *sessions.Service
 	throttle  *accounts.LoginThrottle
+	// clients are the services that may introspect tokens.
+	clients router.Clients
 	// limit runs before login and refresh: the auth rate limit.
 	limit []fiber.Handler
 }
 
-// NewAuth returns the auth controller; limit, if any, is middleware of the
-// public login and refresh routes (the auth rate limit).
-func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, limit ...fiber.Handler) *Auth {
-	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, limit: limit}
+// NewAuth returns the auth controller; clients are the services that may
+// introspect tokens, and limit, if any, is middleware of the public login
+// and refresh routes (the auth rate limit).
+func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, clients router.Clients, limit ...fiber.Handler) *Auth {
+	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, clients: clients, limit: limit}
 }
 
 // BasePath returns "/auth".
@@ -96,7 +99,27 @@ func (a *Auth) Routes() []router.Route {
 			router.Status(http.StatusNoContent),
 			router.Auth(),
 			router.Errors(ErrSessionNotFound)),
+		router.Post("/introspect", a.introspect,
+			router.Summary("Introspect an access token"),
+			router.Description("Token introspection (RFC 7662) for other services: whether an access token is one this "+
+				"service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has "+
+				"not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. "+
+				"Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a "+
+				"refresh token included, is answered active: false."),
+			router.OperationID("introspect"),
+			router.BodyContentType(router.MediaForm),
+			router.ClientAuth(a.clients)),
 	}
+}
+
+// IntrospectInput is the input of introspect.
+type IntrospectInput struct {
+	Body dto.IntrospectRequest
+}
+
+func (a *Auth) introspect(_ *router.Ctx, in *IntrospectInput) (*dto.Introspection, error) {
+	out := dto.IntrospectionOf(a.sessions.Introspect(in.Body.Token))
+	return &out, nil
 }
 
 // LoginInput is the input of login.

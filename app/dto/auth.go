@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/app/models"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // LoginRequest is the body of a login: the OAuth2 password grant as Swagger
@@ -72,5 +73,50 @@ func SessionOf(s models.ActiveSession, current string) Session {
 		Address:    s.Address,
 		UserAgent:  s.UserAgent,
 		Current:    s.ID == current,
+	}
+}
+
+// IntrospectRequest is the body of a token introspection (RFC 7662,
+// section 2.1).
+type IntrospectRequest struct {
+	// Token is the token to introspect.
+	Token string `json:"token" doc:"The access token to introspect" example:"eyJhbGciOiJFZERTQSIsInR5cCI6ImF0K2p3dCJ9..." validate:"required,max=4096"`
+	// TokenTypeHint names the kind of token, which only access tokens are.
+	TokenTypeHint string `json:"token_type_hint,omitempty" doc:"The kind of token sent; only access tokens can be active" example:"access_token" validate:"omitempty,oneof=access_token refresh_token"`
+}
+
+// Introspection is the answer of a token introspection (RFC 7662, section
+// 2.2): whether the token is active and, when it is, its claims.
+type Introspection struct {
+	// Active is true for an access token the service accepts now.
+	Active bool `json:"active" doc:"Whether the token is an access token this service accepts now; when false, nothing else is said" example:"true" validate:"required"`
+	// TokenType is "bearer" when active.
+	TokenType string `json:"token_type,omitempty" doc:"bearer, when active" example:"bearer" validate:"omitempty,oneof=bearer"`
+	// Subject is the user id.
+	Subject string `json:"sub,omitempty" doc:"The user the token was issued to (its id), when active" example:"42"`
+	// Role is the user's role when the token was issued.
+	Role string `json:"role,omitempty" doc:"The user's role when the token was issued, when active" example:"member"`
+	// SessionID is the session the token belongs to.
+	SessionID string `json:"sid,omitempty" doc:"The session the token belongs to, when active" example:"3f9c2a7d41e8b05c6d1a9e2f7b4c8d03"`
+	// Issuer and Audience are the token's iss and aud.
+	Issuer   string   `json:"iss,omitempty" doc:"The token's issuer, when active" example:"fiber-template"`
+	Audience []string `json:"aud,omitempty" doc:"The token's audiences, when active" example:"[\"fiber-template-api\"]"`
+	// ExpiresAt and IssuedAt are the token's exp and iat, in seconds since
+	// the Unix epoch.
+	ExpiresAt int64 `json:"exp,omitempty" doc:"When the token expires, in seconds since the Unix epoch, when active" example:"1767225600"`
+	IssuedAt  int64 `json:"iat,omitempty" doc:"When the token was issued, in seconds since the Unix epoch, when active" example:"1767224700"`
+	// ID is the token's jti.
+	ID string `json:"jti,omitempty" doc:"The token's id, when active" example:"fb59630cc2eaa5752a20adabdc9cec87"`
+}
+
+// IntrospectionOf is the introspection of a token with claims c: active
+// with its claims, or when c is nil, only active: false.
+func IntrospectionOf(c *token.Claims) Introspection {
+	if c == nil {
+		return Introspection{}
+	}
+	return Introspection{
+		Active: true, TokenType: "bearer", Subject: c.Subject, Role: c.Role, SessionID: c.SessionID,
+		Issuer: c.Issuer, Audience: c.Audience, ExpiresAt: c.ExpiresAt.Unix(), IssuedAt: c.IssuedAt.Unix(), ID: c.ID,
 	}
 }

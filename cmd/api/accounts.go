@@ -14,10 +14,11 @@ import (
 func accountOptions(ctx context.Context, cfg config) app.Options {
 	a := cfg.Accounts
 	opts := app.Options{
-		AccessTokenTTL:  a.AccessTTL,
-		RefreshTokenTTL: a.RefreshTTL,
-		AuthRateLimit:   a.AuthRateLimit,
-		Context:         ctx,
+		AccessTokenTTL:       a.AccessTTL,
+		RefreshTokenTTL:      a.RefreshTTL,
+		AuthRateLimit:        a.AuthRateLimit,
+		Context:              ctx,
+		IntrospectionClients: a.IntrospectionClients,
 	}
 	if a.AdminEmail != "" {
 		opts.Admin = &app.NewUser{Email: a.AdminEmail, Name: "Administrator", Password: a.AdminPassword, Role: "admin"}

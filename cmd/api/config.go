@@ -322,6 +322,9 @@ type accounts struct {
 	// AdminEmail and AdminPassword make the bootstrap admin when both are
 	// set.
 	AdminEmail, AdminPassword string
+	// IntrospectionClients are the services that may introspect tokens:
+	// secrets by client id.
+	IntrospectionClients map[string]string
 }
 
 // loadAccounts reads the token lifetimes, the auth rate limit and the
@@ -344,8 +347,20 @@ func loadAccounts(cfg *config, lookupEnv func(string) (string, bool)) error {
 	if (a.AdminEmail == "") != (a.AdminPassword == "") {
 		return errors.New("ADMIN_EMAIL and ADMIN_PASSWORD go together: set both to create the bootstrap admin, or neither")
 	}
+	if a.IntrospectionClients, err = parseUsers(getenv("INTROSPECTION_CLIENTS")); err != nil {
+		return fmt.Errorf("INTROSPECTION_CLIENTS: %w", err)
+	}
+	for id, secret := range a.IntrospectionClients {
+		if len(secret) < minClientSecret {
+			return fmt.Errorf("INTROSPECTION_CLIENTS: the secret of %s has %d bytes, fewer than %d (make one with: openssl rand -hex 32)", id, len(secret), minClientSecret)
+		}
+	}
 	return nil
 }
+
+// minClientSecret is the shortest secret of an introspection client: one
+// that cannot be guessed, since its attempts are not throttled.
+const minClientSecret = 32
 
 // setting documents one environment variable of the configuration; api
 // --help lists them.
@@ -382,6 +397,7 @@ func settings() []setting {
 		{Name: "TRUSTED_PROXIES", Meaning: "comma-separated proxy addresses or CIDR ranges whose X-Forwarded-For names the client; empty trusts none"},
 		{Name: "ADMIN_EMAIL", Meaning: "with ADMIN_PASSWORD: start-up creates this active admin unless a user with the email exists"},
 		{Name: "ADMIN_PASSWORD", Meaning: "password of the bootstrap admin of ADMIN_EMAIL"},
+		{Name: "INTROSPECTION_CLIENTS", Meaning: fmt.Sprintf("services that may ask POST {base}/auth/introspect whether an access token is active (RFC 7662), with HTTP Basic credentials: id:secret,id2:secret2, each secret at least %d bytes; empty lets none", minClientSecret)},
 		{Name: "DOCS_AUTH", Default: "false", Meaning: "put the docs UI, spec.json and the developer tools behind HTTP Basic auth"},
 		{Name: "DOCS_USERS", Meaning: "Basic-auth accounts of the docs, user:pass,user2:pass2; required when DOCS_AUTH=true"},
 		{Name: "APP_ENV", Default: "development", Meaning: "development (text logs) or production: JSON logs, and {base}/sync is off"},

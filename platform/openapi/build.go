@@ -36,6 +36,10 @@ func (r *Registry) document() *Document {
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	}
 	doc.Security = append(doc.Security, SecurityRequirement{SchemeBearer: []string{}})
+	if r.clients {
+		doc.Components.SecuritySchemes[SchemeClient] = &SecurityScheme{Type: "http", Scheme: "basic",
+			Description: "The id and secret of a client: another service, not a user"}
+	}
 	closeRequestObjects(doc)
 	doc.Components.Headers = r.usedHeaders(doc)
 	if len(r.errors) > 0 {

@@ -173,6 +173,10 @@ const (
 	// SchemeOAuthLogin is the OAuth 2 password flow documentation UIs use to
 	// log in and obtain the JWT.
 	SchemeOAuthLogin = "OAuthLogin"
+	// SchemeClient is the http basic scheme of the routes meant for other
+	// services, which send a client id and secret (client_secret_basic,
+	// RFC 6749 section 2.3.1); only documents with such a route have it.
+	SchemeClient = "clientAuth"
 )
 
 // methods lists the HTTP methods an OpenAPI 3.0 path item can hold, in the

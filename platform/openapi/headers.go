@@ -65,7 +65,7 @@ func (r *Registry) commonHeaders(rt Route, out map[string]*Response) {
 		}
 		if _, declared := res.Headers["Cache-Control"]; !declared && !before[status] {
 			switch {
-			case rt.Auth:
+			case rt.Auth || rt.ClientAuth:
 				res.setHeader("Cache-Control", headerRef(headerNoStore))
 			case rt.OptionalAuth:
 				res.setHeader("Cache-Control", headerRef(headerNoStoreOptional))

@@ -43,6 +43,9 @@ type Registry struct {
 	errors map[string]ErrorResponse
 	// roles are the roles routes require, the OAuthLogin scopes.
 	roles map[string]bool
+	// clients is set once a route takes a client's credentials: the
+	// document then has SchemeClient.
+	clients bool
 
 	json []byte
 	// json31 is the document as OpenAPI 3.1, rendered from json.

@@ -171,8 +171,13 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			r.setHeader("Accept-Patch", textHeader("The patch media types the resource takes (RFC 5789)"))
 		}
 	}
-	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil && (rt.Auth || rt.OptionalAuth) {
-		r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`))
+	if r := out[strconv.Itoa(http.StatusUnauthorized)]; r != nil {
+		switch {
+		case rt.ClientAuth:
+			r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 7617): Basic, with the client's id and secret`))
+		case rt.Auth || rt.OptionalAuth:
+			r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`))
+		}
 	}
 	return out, nil
 }

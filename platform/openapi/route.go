@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -81,6 +82,10 @@ type Route struct {
 	// operation requires them as scopes of the OAuthLogin scheme (and a
 	// bearer token otherwise), and its description names them.
 	Roles []string
+	// ClientAuth reports a route for other services rather than users: it
+	// requires the HTTP Basic credentials of a client (SchemeClient), and
+	// takes no bearer token. It excludes Auth, OptionalAuth and Roles.
+	ClientAuth bool
 }
 
 // AddRoute adds the operation of rt. The declaration is checked and its
@@ -123,6 +128,9 @@ func (r *Registry) AddRoute(rt Route) (*Operation, *Input, error) {
 func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input, error) {
 	if !slices.Contains(methods, method) {
 		return nil, nil, fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
+	}
+	if rt.ClientAuth && (rt.Auth || rt.OptionalAuth || len(rt.Roles) > 0) {
+		return nil, nil, errors.New("a route takes a client's credentials or a bearer token, not both")
 	}
 	template, params, err := parsePath(rt.Path)
 	if err != nil {
@@ -216,6 +224,8 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		op.Description = note
 	}
 	switch {
+	case rt.ClientAuth:
+		op.Security = &[]SecurityRequirement{{SchemeClient: []string{}}}
 	case rt.OptionalAuth && !rt.Auth && len(rt.Roles) == 0:
 		// Anonymous ({}) or with a token, either scheme.
 		op.Security = &[]SecurityRequirement{{}, {SchemeOAuthLogin: []string{}}, {SchemeBearer: []string{}}}
@@ -240,6 +250,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	for _, role := range rt.Roles {
 		r.roles[role] = true
 	}
+	r.clients = r.clients || rt.ClientAuth
 	return op, in.plan, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/asapjs/fiber-template/platform/basicauth"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/token"
 )
@@ -51,6 +52,18 @@ func (r *Router) authenticate(fc *fiber.Ctx) (*Claims, error) {
 	}
 	r.tokens.put(string(raw), claims)
 	return r.checkToken(fc, claims)
+}
+
+// authenticateClient lets the request through with the HTTP Basic
+// credentials of one of clients in its one Authorization header.
+func authenticateClient(fc *fiber.Ctx, clients Clients) error {
+	if h := fc.Request().Header.PeekAll(fiber.HeaderAuthorization); len(h) == 1 {
+		if id, secret, ok := basicauth.Parse(string(h[0])); ok && clients.Allow(id, secret) {
+			return nil
+		}
+	}
+	fc.Set(fiber.HeaderWWWAuthenticate, basicauth.Challenge("api"))
+	return errUnauthorized.WithDetail("The HTTP Basic credentials of a client (another service) are required.")
 }
 
 // checkToken runs Config.TokenChecker on verified claims.

@@ -48,6 +48,9 @@ type options struct {
 	bodyLimit int
 	// decompress accepts a gzip Content-Encoding on the body.
 	decompress bool
+	// clients, when set, are the clients whose credentials the route
+	// requires (ClientAuth).
+	clients Clients
 }
 
 // Option sets one of a route's options.
@@ -100,6 +103,22 @@ func Auth() Option { return func(o *options) { o.auth = true } }
 // public routes that do more for some callers, such as a sign-up where
 // admins may choose the role.
 func OptionalAuth() Option { return func(o *options) { o.optionalAuth = true } }
+
+// Clients checks the credentials of a client, another service, calling a
+// route declared with ClientAuth; *basicauth.Accounts is one.
+type Clients interface {
+	// Allow reports whether id and secret are a client's.
+	Allow(id, secret string) bool
+}
+
+// ClientAuth makes a route for other services rather than users: it
+// requires the HTTP Basic credentials of one of clients (client_secret_basic,
+// RFC 6749 section 2.3.1), checked before the input is read, and takes no
+// bearer token. Any other request is a 401 with a Basic challenge. The
+// document lists the route under the clientAuth scheme.
+//
+//	router.Post("/introspect", a.introspect, router.ClientAuth(basicauth.New(clients)))
+func ClientAuth(clients Clients) Option { return func(o *options) { o.clients = clients } }
 
 // Roles requires a valid bearer token (as Auth does) whose role is one of
 // roles; any other caller gets a 403 problem before its input is read. The

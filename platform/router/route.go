@@ -78,6 +78,9 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if h == nil {
 		return nil, routeBinding{}, fmt.Errorf("nil handler")
 	}
+	if o.clients != nil && (o.auth || o.optionalAuth) {
+		return nil, routeBinding{}, fmt.Errorf("route takes a client's credentials (ClientAuth) and a bearer token, not both")
+	}
 	if (o.auth || o.optionalAuth) && r.keys == nil {
 		return nil, routeBinding{}, fmt.Errorf("route requires auth but neither Config.TokenKeys nor Config.JWTSecret is set")
 	}
@@ -120,6 +123,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		Auth:             o.auth,
 		OptionalAuth:     o.optionalAuth,
 		Roles:            o.roles,
+		ClientAuth:       o.clients != nil,
 		Sort:             o.sort,
 		Headers:          o.headers,
 		IfMatch:          o.ifMatch,
@@ -146,7 +150,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		spec.Headers[fiber.HeaderLocation] = "The resource created: " + loc.path
 	}
 	errs := o.errors
-	if o.auth || o.optionalAuth {
+	if o.auth || o.optionalAuth || o.clients != nil {
 		// What the verifier answers, so the 401 example has its real code.
 		errs = append(errs, errUnauthorized)
 	}
@@ -189,6 +193,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 		get       = method == http.MethodGet
 		needMatch = o.ifMatch == openapi.IfMatchRequired
 		sortKeys  = o.sort
+		clients   = o.clients
 	)
 	handler := func(fc *fiber.Ctx) error {
 		// The handler's context and input, in one allocation.
@@ -197,6 +202,12 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			in In
 		})
 		c, in := &call.c, &call.in
+		if clients != nil {
+			if err := authenticateClient(fc, clients); err != nil {
+				return err
+			}
+			fc.Set(fiber.HeaderCacheControl, "no-store")
+		}
 		// Authentication comes first: a caller without a valid token
 		// learns nothing about the route's input rules. (Roles imply
 		// auth: an optional-auth route has none to check.)

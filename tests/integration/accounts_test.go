@@ -45,14 +45,21 @@ func (a *userAPI) memberToken(t *testing.T, email string) (int64, string) {
 // without verifying the token.
 func sessionIDOf(t *testing.T, access string) string {
 	t.Helper()
-	var c router.Claims
-	if _, _, err := jwt.NewParser().ParseUnverified(access, &c); err != nil {
-		t.Fatalf("read access token %q: %v", access, err)
-	}
+	c := jwtClaimsOf(t, access)
 	if c.SessionID == "" {
 		t.Fatalf("access token %q has no sid", access)
 	}
 	return c.SessionID
+}
+
+// jwtClaimsOf reads the claims of an access token without verifying it.
+func jwtClaimsOf(t *testing.T, access string) *router.Claims {
+	t.Helper()
+	var c router.Claims
+	if _, _, err := jwt.NewParser().ParseUnverified(access, &c); err != nil {
+		t.Fatalf("read access token %q: %v", access, err)
+	}
+	return &c
 }
 
 func TestSignUpCannotEscalate(t *testing.T) {

@@ -72,6 +72,21 @@ func (e HealthStatusStatus) Valid() bool {
 	}
 }
 
+// Defines values for IntrospectionTokenType.
+const (
+	IntrospectionTokenTypeBearer IntrospectionTokenType = "bearer"
+)
+
+// Valid indicates whether the value is a known member of the IntrospectionTokenType enum.
+func (e IntrospectionTokenType) Valid() bool {
+	switch e {
+	case IntrospectionTokenTypeBearer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JWKAlg.
 const (
 	EdDSA JWKAlg = "EdDSA"
@@ -179,13 +194,13 @@ func (e RefreshRequestGrantType) Valid() bool {
 
 // Defines values for TokenTokenType.
 const (
-	Bearer TokenTokenType = "bearer"
+	TokenTokenTypeBearer TokenTokenType = "bearer"
 )
 
 // Valid indicates whether the value is a known member of the TokenTokenType enum.
 func (e TokenTokenType) Valid() bool {
 	switch e {
-	case Bearer:
+	case TokenTokenTypeBearer:
 		return true
 	default:
 		return false
@@ -249,6 +264,24 @@ func (e UserRole) Valid() bool {
 	case UserRoleGuest:
 		return true
 	case UserRoleMember:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for IntrospectFormdataBodyTokenTypeHint.
+const (
+	IntrospectFormdataBodyTokenTypeHintAccessToken  IntrospectFormdataBodyTokenTypeHint = "access_token"
+	IntrospectFormdataBodyTokenTypeHintRefreshToken IntrospectFormdataBodyTokenTypeHint = "refresh_token"
+)
+
+// Valid indicates whether the value is a known member of the IntrospectFormdataBodyTokenTypeHint enum.
+func (e IntrospectFormdataBodyTokenTypeHint) Valid() bool {
+	switch e {
+	case IntrospectFormdataBodyTokenTypeHintAccessToken:
+		return true
+	case IntrospectFormdataBodyTokenTypeHintRefreshToken:
 		return true
 	default:
 		return false
@@ -392,6 +425,64 @@ type HealthStatusDatabase string
 
 // HealthStatusStatus Service status
 type HealthStatusStatus string
+
+// Introspection defines model for Introspection.
+type Introspection struct {
+	// Active Whether the token is an access token this service accepts now; when false, nothing else is said
+	//
+	// Example: true
+	Active bool `json:"active"`
+
+	// Aud The token's audiences, when active
+	//
+	// Example: ["fiber-template-api"]
+	Aud *[]string `json:"aud,omitempty"`
+
+	// Exp When the token expires, in seconds since the Unix epoch, when active
+	//
+	// Example: 1767225600
+	Exp *int64 `json:"exp,omitempty"`
+
+	// Iat When the token was issued, in seconds since the Unix epoch, when active
+	//
+	// Example: 1767224700
+	Iat *int64 `json:"iat,omitempty"`
+
+	// Iss The token's issuer, when active
+	//
+	// Example: fiber-template
+	Iss *string `json:"iss,omitempty"`
+
+	// Jti The token's id, when active
+	//
+	// Example: fb59630cc2eaa5752a20adabdc9cec87
+	Jti *string `json:"jti,omitempty"`
+
+	// Role The user's role when the token was issued, when active
+	//
+	// Example: member
+	Role *string `json:"role,omitempty"`
+
+	// Sid The session the token belongs to, when active
+	//
+	// Example: 3f9c2a7d41e8b05c6d1a9e2f7b4c8d03
+	Sid *string `json:"sid,omitempty"`
+
+	// Sub The user the token was issued to (its id), when active
+	//
+	// Example: 42
+	Sub *string `json:"sub,omitempty"`
+
+	// TokenType bearer, when active
+	//
+	// Example: bearer
+	TokenType *IntrospectionTokenType `json:"token_type,omitempty"`
+}
+
+// IntrospectionTokenType bearer, when active
+//
+// Example: bearer
+type IntrospectionTokenType string
 
 // JWK defines model for JWK.
 type JWK struct {
@@ -801,6 +892,22 @@ type UserPage struct {
 	TotalExact bool `json:"total_exact"`
 }
 
+// IntrospectFormdataBody defines parameters for Introspect.
+type IntrospectFormdataBody struct {
+	// Token The access token to introspect
+	//
+	// Example: eyJhbGciOiJFZERTQSIsInR5cCI6ImF0K2p3dCJ9...
+	Token string `form:"token" json:"token"`
+
+	// TokenTypeHint The kind of token sent; only access tokens can be active
+	//
+	// Example: access_token
+	TokenTypeHint *IntrospectFormdataBodyTokenTypeHint `form:"token_type_hint,omitempty" json:"token_type_hint,omitempty"`
+}
+
+// IntrospectFormdataBodyTokenTypeHint defines parameters for Introspect.
+type IntrospectFormdataBodyTokenTypeHint string
+
 // LoginFormdataBody defines parameters for Login.
 type LoginFormdataBody struct {
 	// GrantType OAuth2 grant type: password, the only one supported
@@ -919,6 +1026,9 @@ type UpdateUserParams struct {
 	IfMatch *string `json:"If-Match,omitempty"`
 }
 
+// IntrospectFormdataRequestBody defines body for Introspect for application/x-www-form-urlencoded ContentType.
+type IntrospectFormdataRequestBody IntrospectFormdataBody
+
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
 
@@ -1031,6 +1141,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api (the `GetRoot` operationId).
 	GetRoot(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// IntrospectWithBody Introspect an access token
+	//
+	// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+	IntrospectWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// IntrospectWithFormdataBody Introspect an access token
+	//
+	// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+	IntrospectWithFormdataBody(ctx context.Context, body IntrospectFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LoginWithBody Log in
 	//
@@ -1273,6 +1401,44 @@ func (c *Client) GetJWKS(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // Corresponds with GET /api (the `GetRoot` operationId).
 func (c *Client) GetRoot(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetRootRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// IntrospectWithBody Introspect an access token
+//
+// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+func (c *Client) IntrospectWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewIntrospectRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// IntrospectWithFormdataBody Introspect an access token
+//
+// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+func (c *Client) IntrospectWithFormdataBody(ctx context.Context, body IntrospectFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewIntrospectRequestWithFormdataBody(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1811,6 +1977,46 @@ func NewGetRootRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewIntrospectRequestWithFormdataBody calls the generic Introspect builder with application/x-www-form-urlencoded body
+func NewIntrospectRequestWithFormdataBody(server string, body IntrospectFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewIntrospectRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewIntrospectRequestWithBody constructs an http.Request for the Introspect method, with any body, and a specified content type
+func NewIntrospectRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/introspect")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -2747,6 +2953,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api (the `GetRoot` operationId).
 	GetRootWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetRootResponse, error)
 
+	// IntrospectWithBodyWithResponse Introspect an access token
+	//
+	// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+	IntrospectWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*IntrospectResponse, error)
+
+	// IntrospectWithFormdataBodyWithResponse Introspect an access token
+	//
+	// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+	IntrospectWithFormdataBodyWithResponse(ctx context.Context, body IntrospectFormdataRequestBody, reqEditors ...RequestEditorFn) (*IntrospectResponse, error)
+
 	// LoginWithBodyWithResponse Log in
 	//
 	// The OAuth2 password grant: exchanges the email (username) and password of an active user for a bearer access token and a refresh token. Accepts the URL-encoded form OAuth2 clients and the docs' Authorize dialog send, or the same fields as JSON. After 5 failed logins for an account from one address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password.
@@ -3163,6 +3387,175 @@ func (r GetRootResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetRootResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// IntrospectResponse200Headers the declared response headers of an HTTP 200 response for Introspect
+type IntrospectResponse200Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// IntrospectResponse400Headers the declared response headers of an HTTP 400 response for Introspect
+type IntrospectResponse400Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// IntrospectResponse401Headers the declared response headers of an HTTP 401 response for Introspect
+type IntrospectResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// IntrospectResponse413Headers the declared response headers of an HTTP 413 response for Introspect
+type IntrospectResponse413Headers struct {
+	XRequestID *string
+}
+
+// IntrospectResponse415Headers the declared response headers of an HTTP 415 response for Introspect
+type IntrospectResponse415Headers struct {
+	AcceptEncoding *string
+	XRequestID     *string
+}
+
+// IntrospectResponse422Headers the declared response headers of an HTTP 422 response for Introspect
+type IntrospectResponse422Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// IntrospectResponse431Headers the declared response headers of an HTTP 431 response for Introspect
+type IntrospectResponse431Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// IntrospectResponse500Headers the declared response headers of an HTTP 500 response for Introspect
+type IntrospectResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// IntrospectResponse503Headers the declared response headers of an HTTP 503 response for Introspect
+type IntrospectResponse503Headers struct {
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
+}
+
+type IntrospectResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Introspection
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *Problem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *IntrospectResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *IntrospectResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *IntrospectResponse401Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *IntrospectResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *IntrospectResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *IntrospectResponse422Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *IntrospectResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *IntrospectResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *IntrospectResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r IntrospectResponse) GetJSON200() *Introspection {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON413() *Problem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON415() *Problem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON431() *Problem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r IntrospectResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r IntrospectResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r IntrospectResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r IntrospectResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6000,6 +6393,36 @@ func (c *ClientWithResponses) GetRootWithResponse(ctx context.Context, reqEditor
 	return ParseGetRootResponse(rsp)
 }
 
+// IntrospectWithBodyWithResponse Introspect an access token
+//
+// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+func (c *ClientWithResponses) IntrospectWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*IntrospectResponse, error) {
+	rsp, err := c.IntrospectWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIntrospectResponse(rsp)
+}
+
+// IntrospectWithFormdataBodyWithResponse Introspect an access token
+//
+// Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/introspect (the `Introspect` operationId).
+func (c *ClientWithResponses) IntrospectWithFormdataBodyWithResponse(ctx context.Context, body IntrospectFormdataRequestBody, reqEditors ...RequestEditorFn) (*IntrospectResponse, error) {
+	rsp, err := c.IntrospectWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIntrospectResponse(rsp)
+}
+
 // LoginWithBodyWithResponse Log in
 //
 // The OAuth2 password grant: exchanges the email (username) and password of an active user for a bearer access token and a refresh token. Accepts the URL-encoded form OAuth2 clients and the docs' Authorize dialog send, or the same fields as JSON. After 5 failed logins for an account from one address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password.
@@ -6575,6 +6998,244 @@ func ParseGetRootResponse(rsp *http.Response) (*GetRootResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetRootResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseIntrospectResponse parses an HTTP response from a IntrospectWithResponse call
+func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &IntrospectResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Introspection
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers IntrospectResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers IntrospectResponse400Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers IntrospectResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 413:
+		var headers IntrospectResponse413Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers IntrospectResponse415Headers
+		if values := rsp.Header.Values("Accept-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Accept-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers IntrospectResponse422Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 431:
+		var headers IntrospectResponse431Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers IntrospectResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers IntrospectResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Introspect an access token
+         * @description Token introspection (RFC 7662) for other services: whether an access token is one this service accepts now (signed by its keys, unexpired, for its issuer and audience, of a session that has not ended) and, when it is, its claims. Unlike verifying with the JWKS alone, it sees revocations. Only for the clients of INTROSPECTION_CLIENTS, with their HTTP Basic credentials; any other token, a refresh token included, is answered active: false.
+         */
+        post: operations["introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -371,6 +391,63 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        Introspection: {
+            /**
+             * @description Whether the token is an access token this service accepts now; when false, nothing else is said
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description The token's audiences, when active
+             * @example [
+             *       "fiber-template-api"
+             *     ]
+             */
+            aud?: string[];
+            /**
+             * Format: int64
+             * @description When the token expires, in seconds since the Unix epoch, when active
+             * @example 1767225600
+             */
+            exp?: number;
+            /**
+             * Format: int64
+             * @description When the token was issued, in seconds since the Unix epoch, when active
+             * @example 1767224700
+             */
+            iat?: number;
+            /**
+             * @description The token's issuer, when active
+             * @example fiber-template
+             */
+            iss?: string;
+            /**
+             * @description The token's id, when active
+             * @example fb59630cc2eaa5752a20adabdc9cec87
+             */
+            jti?: string;
+            /**
+             * @description The user's role when the token was issued, when active
+             * @example member
+             */
+            role?: string;
+            /**
+             * @description The session the token belongs to, when active
+             * @example 3f9c2a7d41e8b05c6d1a9e2f7b4c8d03
+             */
+            sid?: string;
+            /**
+             * @description The user the token was issued to (its id), when active
+             * @example 42
+             */
+            sub?: string;
+            /**
+             * @description bearer, when active
+             * @example bearer
+             * @enum {string}
+             */
+            token_type?: "bearer";
         };
         JWK: {
             /**
@@ -927,6 +1004,202 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The access token to introspect
+                     * @example eyJhbGciOiJFZERTQSIsInR5cCI6ImF0K2p3dCJ9...
+                     */
+                    token: string;
+                    /**
+                     * @description The kind of token sent; only access tokens can be active
+                     * @example access_token
+                     * @enum {string}
+                     */
+                    token_type_hint?: "access_token" | "refresh_token";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Introspection"];
+                };
+            };
+            /** @description Bad Request: malformed input */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed input",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 7617): Basic, with the client's id and secret */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the body is over the route's size limit (x-body-limit of the request body)",
+                     *       "status": 413,
+                     *       "title": "Request Entity Too Large",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type: the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings) */
+            415: {
+                headers: {
+                    /** @description When the Content-Encoding was refused: the codings the route takes */
+                    "Accept-Encoding"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "the body is not in one of the accepted media types, its charset is not UTF-8, or its Content-Encoding is not one the route accepts (x-content-encodings)",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity: validation failed */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation failed",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["RequestId"];
