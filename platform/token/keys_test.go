@@ -52,6 +52,9 @@ func forge(t *testing.T, method jwt.SigningMethod, key any, claims jwt.Claims, h
 	return testkit.SignJWT(t, method, key, claims, header)
 }
 
+// base64URL is the alphabet of base64url (RFC 4648, section 5).
+const base64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 func TestVerifyFollowsRFC8725AndRFC9068(t *testing.T) {
 	pemKeys, keys := newKeys(t, 1)
 	// The one key, to sign forgeries with the right key.
@@ -91,6 +94,9 @@ func TestVerifyFollowsRFC8725AndRFC9068(t *testing.T) {
 		"HS256 with the public key": forge(t, jwt.SigningMethodHS256, []byte(private.Public().(ed25519.PublicKey)), claimsAt(now, ttl), map[string]any{"kid": kid}),
 		"another key's signature":   forge(t, jwt.SigningMethodEdDSA, privateOf(t, mustGenerate(t)), claimsAt(now, ttl), map[string]any{"kid": kid}),
 		"tampered":                  good[:len(good)-4] + "AAAA",
+		// The same signature with a bit of its last character's padding
+		// set: one token has one spelling (RFC 4648, section 3.5).
+		"a signature spelt another way": good[:len(good)-1] + string(base64URL[strings.IndexByte(base64URL, good[len(good)-1])^1]),
 	}
 	for name, raw := range refused {
 		if c, err := keys.Verify(raw, ttl); err == nil {

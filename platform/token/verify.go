@@ -48,12 +48,15 @@ func (k *Keys) Sign(claims *Claims) (string, error) {
 // Verify checks raw as RFC 8725 and RFC 9068 ask and returns its claims:
 // signed by the key its kid names with that key's algorithm (none and any
 // other refused), typ Type, no crit, exp and iat present and current
-// (within Leeway), sub, jti and sid present, and no longer a lifetime
-// (exp - iat) than maxAge (0: any). Issuer, audience and revocation are
+// (within Leeway), sub, jti and sid present, no longer a lifetime
+// (exp - iat) than maxAge (0: any), and base64url in its one canonical
+// spelling. Issuer, audience and revocation are
 // the service's to check.
 func (k *Keys) Verify(raw string, maxAge time.Duration) (*Claims, error) {
 	claims := &Claims{}
-	p := jwt.NewParser(jwt.WithValidMethods(k.methods), jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithLeeway(Leeway))
+	// Strict decoding: a token has one spelling, so that no one can make a
+	// second string of a token that passes where the first was refused.
+	p := jwt.NewParser(jwt.WithValidMethods(k.methods), jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithLeeway(Leeway), jwt.WithStrictDecoding())
 	if _, err := p.ParseWithClaims(raw, claims, k.keyFor); err != nil {
 		return nil, err
 	}
