@@ -293,7 +293,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// parseUsers parses "user:pass,user2:pass2".
+// parseUsers parses "user:pass,user2:pass2". A name given twice, or a name
+// or password that begins or ends with a space, is refused rather than
+// kept in a form nobody would type.
 func parseUsers(s string) (map[string]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -301,8 +303,13 @@ func parseUsers(s string) (map[string]string, error) {
 	users := map[string]string{}
 	for _, pair := range strings.Split(s, ",") {
 		name, pass, ok := strings.Cut(strings.TrimSpace(pair), ":")
-		if !ok || name == "" || pass == "" {
+		switch {
+		case !ok || name == "" || pass == "":
 			return nil, fmt.Errorf("want user:pass pairs separated by commas")
+		case strings.TrimSpace(name) != name || strings.TrimSpace(pass) != pass:
+			return nil, fmt.Errorf("the name or password of %q has spaces around it", strings.TrimSpace(name))
+		case users[name] != "":
+			return nil, fmt.Errorf("%q is given twice", name)
 		}
 		users[name] = pass
 	}
