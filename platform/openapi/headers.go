@@ -32,7 +32,7 @@ func (r *Registry) componentHeaders() map[string]*Header {
 	if r.cfg.RequestIDHeader != "" {
 		minLen, maxLen := 1, 64
 		out[headerRequestID] = &Header{
-			Description: "The request's id: the one the client sent in this header when it is 1 to 64 visible ASCII characters, else a new one; the service's log lines of the request carry it",
+			Description: "The request's id: the one the client sent in this header when it is 1 to 64 letters, digits and -_.: characters, else a new one; the service's log lines of the request carry it",
 			Schema:      &Schema{Type: "string", MinLength: &minLen, MaxLength: &maxLen},
 		}
 	}
@@ -49,14 +49,17 @@ func headerRef(name string) *Header { return &Header{Ref: headerRefPrefix + name
 // router sends whatever the handler does: the request id; Cache-Control on
 // the answers for one caller (every answer of a route behind auth once the
 // token was checked: not the 401, nor the 411, 413 and 415 of the body's
-// framing, which come first); the RateLimit fields on a route that can
+// framing, nor the 408 and 431 of a request the server could not read,
+// which come first); the RateLimit fields on a route that can
 // answer 429.
 func (r *Registry) commonHeaders(rt Route, out map[string]*Response) {
 	before := map[string]bool{
-		strconv.Itoa(http.StatusUnauthorized):          true,
-		strconv.Itoa(http.StatusLengthRequired):        true,
-		strconv.Itoa(http.StatusRequestEntityTooLarge): true,
-		strconv.Itoa(http.StatusUnsupportedMediaType):  true,
+		strconv.Itoa(http.StatusUnauthorized):                true,
+		strconv.Itoa(http.StatusRequestTimeout):              true,
+		strconv.Itoa(http.StatusLengthRequired):              true,
+		strconv.Itoa(http.StatusRequestEntityTooLarge):       true,
+		strconv.Itoa(http.StatusUnsupportedMediaType):        true,
+		strconv.Itoa(http.StatusRequestHeaderFieldsTooLarge): true,
 	}
 	limited := out[strconv.Itoa(http.StatusTooManyRequests)] != nil
 	for status, res := range out {

@@ -237,9 +237,10 @@ func TestDeclaredErrorsAreCollectedFromTheRoutes(t *testing.T) {
 		}
 		got, _ := json.Marshal(codes.Enum)
 		// The router's own: database_unavailable (health check),
-		// unauthorized (auth routes), request_timeout and
-		// service_unavailable (every route).
-		if want := `["database_unavailable","email_taken","headers_too_large","not_ready","request_timeout","service_unavailable","shutting_down","thing_not_found","unauthorized"]`; string(got) != want {
+		// unauthorized (auth routes), request_timeout,
+		// service_unavailable, headers_too_large and
+		// request_read_timeout (every route).
+		if want := `["database_unavailable","email_taken","headers_too_large","not_ready","request_read_timeout","request_timeout","service_unavailable","shutting_down","thing_not_found","unauthorized"]`; string(got) != want {
 			t.Errorf("enum = %s, want %s", got, want)
 		}
 		if !strings.Contains(codes.Description, "`email_taken` (409): Email taken") {

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
+	"github.com/asapjs/fiber-template/platform/middleware/secure"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
@@ -21,11 +22,21 @@ import (
 //	*problem.Error, *problem.Problem  as declared
 //	*paging.FieldError                400 naming the paging field (page, limit, cursor)
 //	*fiber.Error 431                  431 headers_too_large (request line and headers over the read buffer)
+//	*fiber.Error 408                  408 request_read_timeout (the request not read within ReadTimeout)
 //	*fiber.Error 4xx                  its status, with a fixed detail
 //	context.DeadlineExceeded          503 request_timeout, Retry-After
 //	an outage (OutageDetector)        503 service_unavailable, Retry-After
 //	anything else, panics included    500; the cause goes to the log only
 func (r *Router) handleError(c *fiber.Ctx, err error) error {
+	if requestid.From(c) == "" && r.newID != nil {
+		// An error Fiber answers before the middleware chain (a request
+		// it could not read: 400, 408, 431; a method HTTP does not
+		// define) gets what every answer carries: an id and the security
+		// headers. What the client sent is not trusted here.
+		var buf [40]byte
+		c.Response().Header.SetBytesV(fiber.HeaderXRequestID, r.newID(buf[:0]))
+		secure.Set(c)
+	}
 	p := r.problemOf(c, err)
 	if p.Status == http.StatusServiceUnavailable {
 		r.setRetryAfter(c)
@@ -50,6 +61,8 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 		return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+pf.Field+": "+pf.Message+".", pf.Field, pf.Message)
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestHeaderFieldsTooLarge:
 		return errHeadersTooLarge.WithDetail("The request line and headers are larger than the server reads (%d bytes).", r.cfg.ReadBufferSize).Problem()
+	case errors.As(err, &fe) && fe.Code == http.StatusRequestTimeout:
+		return errReadTimeout.WithDetail("The request was not received within %s.", r.app.Config().ReadTimeout).Problem()
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
 	}
@@ -67,6 +80,11 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 // errHeadersTooLarge answers a request whose line and headers do not fit
 // the server's read buffer; every route may answer it, and documents it.
 var errHeadersTooLarge = problem.Declare(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "Request headers too large")
+
+// errReadTimeout answers a request whose line, headers or body did not
+// arrive within the server's read timeout; every route may answer it, and
+// documents it.
+var errReadTimeout = problem.Declare(http.StatusRequestTimeout, "request_read_timeout", "Request not received in time")
 
 // fiberDetail gives Fiber's client errors a fixed detail, so nothing the
 // client sent and nothing internal is echoed back.

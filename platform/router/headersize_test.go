@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/asapjs/fiber-template/platform/router"
 )
 
 // TestRequestSizeIsBoundedAndDocumented sends requests over TCP: a cursor
@@ -47,6 +50,7 @@ func TestRequestSizeIsBoundedAndDocumented(t *testing.T) {
 		if p.Code != "headers_too_large" || !strings.Contains(p.Detail, "8192") {
 			t.Errorf("problem %+v, want headers_too_large naming the 8192-byte bound", p)
 		}
+		wantEdgeHeaders(t, resp.Header)
 	})
 
 	var doc struct {
@@ -69,9 +73,39 @@ func TestRequestSizeIsBoundedAndDocumented(t *testing.T) {
 	}
 	for path, item := range doc.Paths {
 		for method, op := range item {
-			if _, ok := op.Responses["431"]; !ok {
-				t.Errorf("%s %s does not document the 431 every request may get", method, path)
+			for _, status := range []string{"408", "431"} {
+				if _, ok := op.Responses[status]; !ok {
+					t.Errorf("%s %s does not document the %s every request may get", method, path, status)
+				}
 			}
 		}
 	}
+}
+
+// wantEdgeHeaders fails t unless an answer the server gave before its
+// middleware ran carries what every answer does: a request id and the
+// security headers.
+func wantEdgeHeaders(t *testing.T, h http.Header) {
+	t.Helper()
+	if id := h.Get("X-Request-Id"); id == "" {
+		t.Error("no X-Request-ID")
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("no security headers: %v", h)
+	}
+}
+
+// TestASlowRequestIsTheDocumented408 sends half a request line and waits
+// past the read timeout: the answer is the 408 problem with its detail, a
+// request id and the security headers.
+func TestASlowRequestIsTheDocumented408(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{ReadTimeout: 200 * time.Millisecond})
+	// The headers never end: no blank line follows them.
+	resp, body := rawRequest(t, listen(t, r), "GET /livez HTTP/1.1\r\nHost: x", 0)
+	p := wantProblem(t, resp, []byte(body), http.StatusRequestTimeout)
+	if p.Code != "request_read_timeout" || !strings.Contains(p.Detail, "200ms") {
+		t.Errorf("problem %+v, want request_read_timeout naming the 200ms bound", p)
+	}
+	wantEdgeHeaders(t, resp.Header)
 }

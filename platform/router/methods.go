@@ -5,7 +5,6 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/asapjs/fiber-template/platform/middleware/secure"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
@@ -27,7 +26,6 @@ func (r *Router) answerUnknownMethods() {
 		}
 		c := r.app.AcquireCtx(fctx)
 		defer r.app.ReleaseCtx(c)
-		secure.Set(c)
 		_ = r.handleError(c, problem.New(http.StatusNotImplemented, "The server does not implement this method."))
 	}
 }

@@ -35,7 +35,14 @@ func (r *Router) useMiddleware() error {
 	if r.tracing != nil {
 		r.app.Use(r.tracing.handler)
 	}
-	ids, err := requestid.New()
+	gen, err := requestid.NewGenerator()
+	if err != nil {
+		return fmt.Errorf("router: %w", err)
+	}
+	// The errors Fiber answers before this chain get their ids here too
+	// (handleError).
+	r.newID = gen
+	ids, err := requestid.New(requestid.Config{Generator: gen})
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}

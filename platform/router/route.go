@@ -168,7 +168,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	}
 	// Every route runs under the request deadline and the outage
 	// detectors, so any of them may answer either 503.
-	errs = append(errs, errRequestTimeout, errUnavailable, errHeadersTooLarge)
+	errs = append(errs, errRequestTimeout, errUnavailable, errHeadersTooLarge, errReadTimeout)
 	for _, e := range errs {
 		spec.Errors = append(spec.Errors, openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title})
 	}

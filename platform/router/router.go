@@ -22,6 +22,9 @@ type Router struct {
 	app    *fiber.App
 	spec   *openapi.Registry
 	tokens *tokenCache
+	// newID makes the request ids, of the middleware and of the errors
+	// answered before it.
+	newID func(dst []byte) []byte
 	// keys verify the bearer tokens; nil when no route may need them.
 	keys *token.Keys
 	// bindings are the routes' bindings, handed their schemas once the

@@ -3216,6 +3216,11 @@ type GetJWKSResponse200Headers struct {
 	XRequestID   *string
 }
 
+// GetJWKSResponse408Headers the declared response headers of an HTTP 408 response for GetJWKS
+type GetJWKSResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetJWKSResponse431Headers the declared response headers of an HTTP 431 response for GetJWKS
 type GetJWKSResponse431Headers struct {
 	XRequestID *string
@@ -3237,6 +3242,8 @@ type GetJWKSResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *JWKSet
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -3245,6 +3252,8 @@ type GetJWKSResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetJWKSResponse200Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetJWKSResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetJWKSResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3256,6 +3265,11 @@ type GetJWKSResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetJWKSResponse) GetJSON200() *JWKSet {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetJWKSResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -3307,6 +3321,11 @@ type GetRootResponse200Headers struct {
 	XRequestID *string
 }
 
+// GetRootResponse408Headers the declared response headers of an HTTP 408 response for GetRoot
+type GetRootResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetRootResponse431Headers the declared response headers of an HTTP 431 response for GetRoot
 type GetRootResponse431Headers struct {
 	XRequestID *string
@@ -3328,6 +3347,8 @@ type GetRootResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RootMessage
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -3336,6 +3357,8 @@ type GetRootResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetRootResponse200Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetRootResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetRootResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3347,6 +3370,11 @@ type GetRootResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetRootResponse) GetJSON200() *RootMessage {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetRootResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -3411,6 +3439,11 @@ type IntrospectResponse401Headers struct {
 	XRequestID      *string
 }
 
+// IntrospectResponse408Headers the declared response headers of an HTTP 408 response for Introspect
+type IntrospectResponse408Headers struct {
+	XRequestID *string
+}
+
 // IntrospectResponse413Headers the declared response headers of an HTTP 413 response for Introspect
 type IntrospectResponse413Headers struct {
 	XRequestID *string
@@ -3430,8 +3463,7 @@ type IntrospectResponse422Headers struct {
 
 // IntrospectResponse431Headers the declared response headers of an HTTP 431 response for Introspect
 type IntrospectResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // IntrospectResponse500Headers the declared response headers of an HTTP 500 response for Introspect
@@ -3456,6 +3488,8 @@ type IntrospectResponse struct {
 	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3474,6 +3508,8 @@ type IntrospectResponse struct {
 	Headers400 *IntrospectResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *IntrospectResponse401Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *IntrospectResponse408Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *IntrospectResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
@@ -3501,6 +3537,11 @@ func (r IntrospectResponse) GetApplicationproblemJSON400() *Problem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r IntrospectResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r IntrospectResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -3588,6 +3629,14 @@ type LoginResponse401Headers struct {
 	XRequestID         *string
 }
 
+// LoginResponse408Headers the declared response headers of an HTTP 408 response for Login
+type LoginResponse408Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
 // LoginResponse413Headers the declared response headers of an HTTP 413 response for Login
 type LoginResponse413Headers struct {
 	RateLimitLimit     *int
@@ -3656,6 +3705,8 @@ type LoginResponse struct {
 	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3676,6 +3727,8 @@ type LoginResponse struct {
 	Headers400 *LoginResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *LoginResponse401Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *LoginResponse408Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *LoginResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
@@ -3705,6 +3758,11 @@ func (r LoginResponse) GetApplicationproblemJSON400() *Problem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r LoginResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r LoginResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -3781,6 +3839,11 @@ type LogoutResponse400Headers struct {
 	XRequestID *string
 }
 
+// LogoutResponse408Headers the declared response headers of an HTTP 408 response for Logout
+type LogoutResponse408Headers struct {
+	XRequestID *string
+}
+
 // LogoutResponse413Headers the declared response headers of an HTTP 413 response for Logout
 type LogoutResponse413Headers struct {
 	XRequestID *string
@@ -3818,6 +3881,8 @@ type LogoutResponse struct {
 	HTTPResponse *http.Response
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3834,6 +3899,8 @@ type LogoutResponse struct {
 	Headers204 *LogoutResponse204Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
 	Headers400 *LogoutResponse400Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *LogoutResponse408Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *LogoutResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
@@ -3851,6 +3918,11 @@ type LogoutResponse struct {
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r LogoutResponse) GetApplicationproblemJSON400() *Problem {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r LogoutResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -3938,6 +4010,14 @@ type RefreshResponse401Headers struct {
 	XRequestID         *string
 }
 
+// RefreshResponse408Headers the declared response headers of an HTTP 408 response for Refresh
+type RefreshResponse408Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
 // RefreshResponse413Headers the declared response headers of an HTTP 413 response for Refresh
 type RefreshResponse413Headers struct {
 	RateLimitLimit     *int
@@ -4006,6 +4086,8 @@ type RefreshResponse struct {
 	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -4026,6 +4108,8 @@ type RefreshResponse struct {
 	Headers400 *RefreshResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RefreshResponse401Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *RefreshResponse408Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *RefreshResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
@@ -4055,6 +4139,11 @@ func (r RefreshResponse) GetApplicationproblemJSON400() *Problem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RefreshResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r RefreshResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -4148,10 +4237,14 @@ type ListSessionsResponse401Headers struct {
 	XRequestID      *string
 }
 
+// ListSessionsResponse408Headers the declared response headers of an HTTP 408 response for ListSessions
+type ListSessionsResponse408Headers struct {
+	XRequestID *string
+}
+
 // ListSessionsResponse431Headers the declared response headers of an HTTP 431 response for ListSessions
 type ListSessionsResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // ListSessionsResponse500Headers the declared response headers of an HTTP 500 response for ListSessions
@@ -4176,6 +4269,8 @@ type ListSessionsResponse struct {
 	ApplicationproblemJSON400 *Problem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -4190,6 +4285,8 @@ type ListSessionsResponse struct {
 	Headers400 *ListSessionsResponse400Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListSessionsResponse401Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *ListSessionsResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *ListSessionsResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4211,6 +4308,11 @@ func (r ListSessionsResponse) GetApplicationproblemJSON400() *Problem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListSessionsResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ListSessionsResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -4281,6 +4383,11 @@ type EndSessionResponse404Headers struct {
 	XRequestID   *string
 }
 
+// EndSessionResponse408Headers the declared response headers of an HTTP 408 response for EndSession
+type EndSessionResponse408Headers struct {
+	XRequestID *string
+}
+
 // EndSessionResponse422Headers the declared response headers of an HTTP 422 response for EndSession
 type EndSessionResponse422Headers struct {
 	CacheControl *string
@@ -4289,8 +4396,7 @@ type EndSessionResponse422Headers struct {
 
 // EndSessionResponse431Headers the declared response headers of an HTTP 431 response for EndSession
 type EndSessionResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // EndSessionResponse500Headers the declared response headers of an HTTP 500 response for EndSession
@@ -4315,6 +4421,8 @@ type EndSessionResponse struct {
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -4331,6 +4439,8 @@ type EndSessionResponse struct {
 	Headers401 *EndSessionResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *EndSessionResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *EndSessionResponse408Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *EndSessionResponse422Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
@@ -4354,6 +4464,11 @@ func (r EndSessionResponse) GetApplicationproblemJSON401() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r EndSessionResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r EndSessionResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -4438,6 +4553,11 @@ type ListUsersResponse403Headers struct {
 	XRequestID   *string
 }
 
+// ListUsersResponse408Headers the declared response headers of an HTTP 408 response for ListUsers
+type ListUsersResponse408Headers struct {
+	XRequestID *string
+}
+
 // ListUsersResponse422Headers the declared response headers of an HTTP 422 response for ListUsers
 type ListUsersResponse422Headers struct {
 	CacheControl *string
@@ -4446,8 +4566,7 @@ type ListUsersResponse422Headers struct {
 
 // ListUsersResponse431Headers the declared response headers of an HTTP 431 response for ListUsers
 type ListUsersResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // ListUsersResponse500Headers the declared response headers of an HTTP 500 response for ListUsers
@@ -4474,6 +4593,8 @@ type ListUsersResponse struct {
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -4492,6 +4613,8 @@ type ListUsersResponse struct {
 	Headers401 *ListUsersResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *ListUsersResponse403Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *ListUsersResponse408Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *ListUsersResponse422Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
@@ -4520,6 +4643,11 @@ func (r ListUsersResponse) GetApplicationproblemJSON401() *Problem {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListUsersResponse) GetApplicationproblemJSON403() *Problem {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ListUsersResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -4610,6 +4738,14 @@ type CreateUserResponse403Headers struct {
 	XRequestID         *string
 }
 
+// CreateUserResponse408Headers the declared response headers of an HTTP 408 response for CreateUser
+type CreateUserResponse408Headers struct {
+	RateLimitLimit     *int
+	RateLimitRemaining *int
+	RateLimitReset     *int
+	XRequestID         *string
+}
+
 // CreateUserResponse409Headers the declared response headers of an HTTP 409 response for CreateUser
 type CreateUserResponse409Headers struct {
 	CacheControl       *string
@@ -4657,7 +4793,6 @@ type CreateUserResponse429Headers struct {
 
 // CreateUserResponse431Headers the declared response headers of an HTTP 431 response for CreateUser
 type CreateUserResponse431Headers struct {
-	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
@@ -4694,6 +4829,8 @@ type CreateUserResponse struct {
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -4718,6 +4855,8 @@ type CreateUserResponse struct {
 	Headers401 *CreateUserResponse401Headers
 	// Headers403 the parsed response headers for an HTTP 403 response
 	Headers403 *CreateUserResponse403Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *CreateUserResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateUserResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -4754,6 +4893,11 @@ func (r CreateUserResponse) GetApplicationproblemJSON401() *Problem {
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateUserResponse) GetApplicationproblemJSON403() *Problem {
 	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateUserResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -4851,10 +4995,14 @@ type GetMeResponse404Headers struct {
 	XRequestID   *string
 }
 
+// GetMeResponse408Headers the declared response headers of an HTTP 408 response for GetMe
+type GetMeResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetMeResponse431Headers the declared response headers of an HTTP 431 response for GetMe
 type GetMeResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // GetMeResponse500Headers the declared response headers of an HTTP 500 response for GetMe
@@ -4879,6 +5027,8 @@ type GetMeResponse struct {
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -4893,6 +5043,8 @@ type GetMeResponse struct {
 	Headers401 *GetMeResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetMeResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetMeResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetMeResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -4914,6 +5066,11 @@ func (r GetMeResponse) GetApplicationproblemJSON401() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetMeResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -4984,6 +5141,11 @@ type ChangePasswordResponse404Headers struct {
 	XRequestID   *string
 }
 
+// ChangePasswordResponse408Headers the declared response headers of an HTTP 408 response for ChangePassword
+type ChangePasswordResponse408Headers struct {
+	XRequestID *string
+}
+
 // ChangePasswordResponse413Headers the declared response headers of an HTTP 413 response for ChangePassword
 type ChangePasswordResponse413Headers struct {
 	XRequestID *string
@@ -5003,8 +5165,7 @@ type ChangePasswordResponse422Headers struct {
 
 // ChangePasswordResponse431Headers the declared response headers of an HTTP 431 response for ChangePassword
 type ChangePasswordResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // ChangePasswordResponse500Headers the declared response headers of an HTTP 500 response for ChangePassword
@@ -5029,6 +5190,8 @@ type ChangePasswordResponse struct {
 	ApplicationproblemJSON401 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -5049,6 +5212,8 @@ type ChangePasswordResponse struct {
 	Headers401 *ChangePasswordResponse401Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ChangePasswordResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *ChangePasswordResponse408Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
 	Headers413 *ChangePasswordResponse413Headers
 	// Headers415 the parsed response headers for an HTTP 415 response
@@ -5076,6 +5241,11 @@ func (r ChangePasswordResponse) GetApplicationproblemJSON401() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ChangePasswordResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ChangePasswordResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -5167,6 +5337,11 @@ type DeleteUserResponse404Headers struct {
 	XRequestID   *string
 }
 
+// DeleteUserResponse408Headers the declared response headers of an HTTP 408 response for DeleteUser
+type DeleteUserResponse408Headers struct {
+	XRequestID *string
+}
+
 // DeleteUserResponse409Headers the declared response headers of an HTTP 409 response for DeleteUser
 type DeleteUserResponse409Headers struct {
 	CacheControl *string
@@ -5182,8 +5357,7 @@ type DeleteUserResponse412Headers struct {
 
 // DeleteUserResponse431Headers the declared response headers of an HTTP 431 response for DeleteUser
 type DeleteUserResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // DeleteUserResponse500Headers the declared response headers of an HTTP 500 response for DeleteUser
@@ -5210,6 +5384,8 @@ type DeleteUserResponse struct {
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
 	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -5230,6 +5406,8 @@ type DeleteUserResponse struct {
 	Headers403 *DeleteUserResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *DeleteUserResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *DeleteUserResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *DeleteUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -5260,6 +5438,11 @@ func (r DeleteUserResponse) GetApplicationproblemJSON403() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteUserResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r DeleteUserResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -5354,10 +5537,14 @@ type GetUserResponse404Headers struct {
 	XRequestID   *string
 }
 
+// GetUserResponse408Headers the declared response headers of an HTTP 408 response for GetUser
+type GetUserResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetUserResponse431Headers the declared response headers of an HTTP 431 response for GetUser
 type GetUserResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // GetUserResponse500Headers the declared response headers of an HTTP 500 response for GetUser
@@ -5386,6 +5573,8 @@ type GetUserResponse struct {
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -5404,6 +5593,8 @@ type GetUserResponse struct {
 	Headers403 *GetUserResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *GetUserResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetUserResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetUserResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -5435,6 +5626,11 @@ func (r GetUserResponse) GetApplicationproblemJSON403() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetUserResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetUserResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -5512,6 +5708,11 @@ type PatchUserResponse404Headers struct {
 	XRequestID   *string
 }
 
+// PatchUserResponse408Headers the declared response headers of an HTTP 408 response for PatchUser
+type PatchUserResponse408Headers struct {
+	XRequestID *string
+}
+
 // PatchUserResponse409Headers the declared response headers of an HTTP 409 response for PatchUser
 type PatchUserResponse409Headers struct {
 	CacheControl *string
@@ -5545,8 +5746,7 @@ type PatchUserResponse422Headers struct {
 
 // PatchUserResponse431Headers the declared response headers of an HTTP 431 response for PatchUser
 type PatchUserResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // PatchUserResponse500Headers the declared response headers of an HTTP 500 response for PatchUser
@@ -5575,6 +5775,8 @@ type PatchUserResponse struct {
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
 	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -5601,6 +5803,8 @@ type PatchUserResponse struct {
 	Headers403 *PatchUserResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *PatchUserResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *PatchUserResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *PatchUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -5642,6 +5846,11 @@ func (r PatchUserResponse) GetApplicationproblemJSON403() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r PatchUserResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r PatchUserResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -5744,6 +5953,11 @@ type UpdateUserResponse404Headers struct {
 	XRequestID   *string
 }
 
+// UpdateUserResponse408Headers the declared response headers of an HTTP 408 response for UpdateUser
+type UpdateUserResponse408Headers struct {
+	XRequestID *string
+}
+
 // UpdateUserResponse409Headers the declared response headers of an HTTP 409 response for UpdateUser
 type UpdateUserResponse409Headers struct {
 	CacheControl *string
@@ -5776,8 +5990,7 @@ type UpdateUserResponse422Headers struct {
 
 // UpdateUserResponse431Headers the declared response headers of an HTTP 431 response for UpdateUser
 type UpdateUserResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // UpdateUserResponse500Headers the declared response headers of an HTTP 500 response for UpdateUser
@@ -5806,6 +6019,8 @@ type UpdateUserResponse struct {
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
 	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -5832,6 +6047,8 @@ type UpdateUserResponse struct {
 	Headers403 *UpdateUserResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *UpdateUserResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *UpdateUserResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateUserResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -5873,6 +6090,11 @@ func (r UpdateUserResponse) GetApplicationproblemJSON403() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateUserResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r UpdateUserResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -5974,10 +6196,14 @@ type EndUserSessionsResponse404Headers struct {
 	XRequestID   *string
 }
 
+// EndUserSessionsResponse408Headers the declared response headers of an HTTP 408 response for EndUserSessions
+type EndUserSessionsResponse408Headers struct {
+	XRequestID *string
+}
+
 // EndUserSessionsResponse431Headers the declared response headers of an HTTP 431 response for EndUserSessions
 type EndUserSessionsResponse431Headers struct {
-	CacheControl *string
-	XRequestID   *string
+	XRequestID *string
 }
 
 // EndUserSessionsResponse500Headers the declared response headers of an HTTP 500 response for EndUserSessions
@@ -6004,6 +6230,8 @@ type EndUserSessionsResponse struct {
 	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -6020,6 +6248,8 @@ type EndUserSessionsResponse struct {
 	Headers403 *EndUserSessionsResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *EndUserSessionsResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *EndUserSessionsResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *EndUserSessionsResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -6046,6 +6276,11 @@ func (r EndUserSessionsResponse) GetApplicationproblemJSON403() *Problem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r EndUserSessionsResponse) GetApplicationproblemJSON404() *Problem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r EndUserSessionsResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -6097,6 +6332,11 @@ type GetHealthCheckResponse200Headers struct {
 	XRequestID *string
 }
 
+// GetHealthCheckResponse408Headers the declared response headers of an HTTP 408 response for GetHealthCheck
+type GetHealthCheckResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetHealthCheckResponse431Headers the declared response headers of an HTTP 431 response for GetHealthCheck
 type GetHealthCheckResponse431Headers struct {
 	XRequestID *string
@@ -6118,6 +6358,8 @@ type GetHealthCheckResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *HealthStatus
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -6126,6 +6368,8 @@ type GetHealthCheckResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthCheckResponse200Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetHealthCheckResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetHealthCheckResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -6137,6 +6381,11 @@ type GetHealthCheckResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetHealthCheckResponse) GetJSON200() *HealthStatus {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetHealthCheckResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -6188,6 +6437,11 @@ type GetLivezResponse200Headers struct {
 	XRequestID *string
 }
 
+// GetLivezResponse408Headers the declared response headers of an HTTP 408 response for GetLivez
+type GetLivezResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetLivezResponse431Headers the declared response headers of an HTTP 431 response for GetLivez
 type GetLivezResponse431Headers struct {
 	XRequestID *string
@@ -6209,6 +6463,8 @@ type GetLivezResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ProbeStatus
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -6217,6 +6473,8 @@ type GetLivezResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLivezResponse200Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetLivezResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetLivezResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -6228,6 +6486,11 @@ type GetLivezResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetLivezResponse) GetJSON200() *ProbeStatus {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetLivezResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -6279,6 +6542,11 @@ type GetReadyzResponse200Headers struct {
 	XRequestID *string
 }
 
+// GetReadyzResponse408Headers the declared response headers of an HTTP 408 response for GetReadyz
+type GetReadyzResponse408Headers struct {
+	XRequestID *string
+}
+
 // GetReadyzResponse431Headers the declared response headers of an HTTP 431 response for GetReadyz
 type GetReadyzResponse431Headers struct {
 	XRequestID *string
@@ -6300,6 +6568,8 @@ type GetReadyzResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *ProbeStatus
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
 	ApplicationproblemJSON431 *Problem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -6308,6 +6578,8 @@ type GetReadyzResponse struct {
 	ApplicationproblemJSON503 *Problem
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetReadyzResponse200Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetReadyzResponse408Headers
 	// Headers431 the parsed response headers for an HTTP 431 response
 	Headers431 *GetReadyzResponse431Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -6319,6 +6591,11 @@ type GetReadyzResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetReadyzResponse) GetJSON200() *ProbeStatus {
 	return r.JSON200
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetReadyzResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
@@ -6838,6 +7115,13 @@ func ParseGetJWKSResponse(rsp *http.Response) (*GetJWKSResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6879,6 +7163,16 @@ func ParseGetJWKSResponse(rsp *http.Response) (*GetJWKSResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetJWKSResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 431:
 		var headers GetJWKSResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -6942,6 +7236,13 @@ func ParseGetRootResponse(rsp *http.Response) (*GetRootResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6976,6 +7277,16 @@ func ParseGetRootResponse(rsp *http.Response) (*GetRootResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetRootResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 431:
 		var headers GetRootResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -7052,6 +7363,13 @@ func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
@@ -7149,6 +7467,16 @@ func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 408:
+		var headers IntrospectResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers IntrospectResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -7195,13 +7523,6 @@ func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers IntrospectResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7290,6 +7611,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
@@ -7450,6 +7778,37 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 408:
+		var headers LoginResponse408Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers LoginResponse413Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -7717,6 +8076,13 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7782,6 +8148,16 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers400 = &headers
+	case rsp.StatusCode == 408:
+		var headers LogoutResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers LogoutResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -7895,6 +8271,13 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
@@ -8055,6 +8438,37 @@ func ParseRefreshResponse(rsp *http.Response) (*RefreshResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
+	case rsp.StatusCode == 408:
+		var headers RefreshResponse408Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers RefreshResponse413Headers
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
@@ -8336,6 +8750,13 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8449,15 +8870,18 @@ func ParseListSessionsResponse(rsp *http.Response) (*ListSessionsResponse, error
 			headers.XRequestID = &value
 		}
 		response.Headers401 = &headers
-	case rsp.StatusCode == 431:
-		var headers ListSessionsResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+	case rsp.StatusCode == 408:
+		var headers ListSessionsResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.CacheControl = &value
+			headers.XRequestID = &value
 		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 431:
+		var headers ListSessionsResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8549,6 +8973,13 @@ func ParseEndSessionResponse(rsp *http.Response) (*EndSessionResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem
@@ -8649,6 +9080,16 @@ func ParseEndSessionResponse(rsp *http.Response) (*EndSessionResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers EndSessionResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 422:
 		var headers EndSessionResponse422Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -8668,13 +9109,6 @@ func ParseEndSessionResponse(rsp *http.Response) (*EndSessionResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers EndSessionResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -8773,6 +9207,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem
@@ -8911,6 +9352,16 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 408:
+		var headers ListUsersResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 422:
 		var headers ListUsersResponse422Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -8930,13 +9381,6 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers ListUsersResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9032,6 +9476,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Problem
@@ -9265,6 +9716,37 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers403 = &headers
+	case rsp.StatusCode == 408:
+		var headers CreateUserResponse408Headers
+		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateUserResponse409Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -9457,13 +9939,6 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 431:
 		var headers CreateUserResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -9619,6 +10094,13 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -9725,15 +10207,18 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
-	case rsp.StatusCode == 431:
-		var headers GetMeResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+	case rsp.StatusCode == 408:
+		var headers GetMeResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.CacheControl = &value
+			headers.XRequestID = &value
 		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetMeResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9825,6 +10310,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
@@ -9939,6 +10431,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers ChangePasswordResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers ChangePasswordResponse413Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -9985,13 +10487,6 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers ChangePasswordResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10090,6 +10585,13 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Problem
@@ -10214,6 +10716,16 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers DeleteUserResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 409:
 		var headers DeleteUserResponse409Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -10257,13 +10769,6 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		response.Headers412 = &headers
 	case rsp.StatusCode == 431:
 		var headers DeleteUserResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10369,6 +10874,13 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
@@ -10510,15 +11022,18 @@ func ParseGetUserResponse(rsp *http.Response) (*GetUserResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
-	case rsp.StatusCode == 431:
-		var headers GetUserResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+	case rsp.StatusCode == 408:
+		var headers GetUserResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.CacheControl = &value
+			headers.XRequestID = &value
 		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetUserResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10621,6 +11136,13 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Problem
@@ -10773,6 +11295,16 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers PatchUserResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 409:
 		var headers PatchUserResponse409Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -10867,13 +11399,6 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers PatchUserResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10976,6 +11501,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Problem
@@ -11128,6 +11660,16 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers UpdateUserResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 409:
 		var headers UpdateUserResponse409Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
@@ -11215,13 +11757,6 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 431:
 		var headers UpdateUserResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
-			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			}
-			headers.CacheControl = &value
-		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11320,6 +11855,13 @@ func ParseEndUserSessionsResponse(rsp *http.Response) (*EndUserSessionsResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
@@ -11430,15 +11972,18 @@ func ParseEndUserSessionsResponse(rsp *http.Response) (*EndUserSessionsResponse,
 			headers.XRequestID = &value
 		}
 		response.Headers404 = &headers
-	case rsp.StatusCode == 431:
-		var headers EndUserSessionsResponse431Headers
-		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+	case rsp.StatusCode == 408:
+		var headers EndUserSessionsResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
-			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.CacheControl = &value
+			headers.XRequestID = &value
 		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 431:
+		var headers EndUserSessionsResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11514,6 +12059,13 @@ func ParseGetHealthCheckResponse(rsp *http.Response) (*GetHealthCheckResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11548,6 +12100,16 @@ func ParseGetHealthCheckResponse(rsp *http.Response) (*GetHealthCheckResponse, e
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetHealthCheckResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 431:
 		var headers GetHealthCheckResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11611,6 +12173,13 @@ func ParseGetLivezResponse(rsp *http.Response) (*GetLivezResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11645,6 +12214,16 @@ func ParseGetLivezResponse(rsp *http.Response) (*GetLivezResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetLivezResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 431:
 		var headers GetLivezResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
@@ -11708,6 +12287,13 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11742,6 +12328,16 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetReadyzResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 431:
 		var headers GetReadyzResponse431Headers
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {

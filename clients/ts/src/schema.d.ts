@@ -573,6 +573,7 @@ export interface components {
          *     - `not_ready` (503): Not ready
          *     - `precondition_failed` (412): Precondition failed
          *     - `rate_limit_unavailable` (503): Rate limit unavailable
+         *     - `request_read_timeout` (408): Request not received in time
          *     - `request_timeout` (503): Request timed out
          *     - `service_unavailable` (503): Service unavailable
          *     - `session_not_found` (404): Session not found
@@ -582,7 +583,7 @@ export interface components {
          *     - `user_not_found` (404): User not found
          * @enum {string}
          */
-        ProblemCode: "busy" | "database_unavailable" | "edit_conflict" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_timeout" | "service_unavailable" | "session_not_found" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
+        ProblemCode: "busy" | "database_unavailable" | "edit_conflict" | "email_taken" | "forbidden" | "headers_too_large" | "idempotency_key_in_use" | "idempotency_key_reused" | "invalid_credentials" | "invalid_grant" | "last_admin" | "not_ready" | "precondition_failed" | "rate_limit_unavailable" | "request_read_timeout" | "request_timeout" | "service_unavailable" | "session_not_found" | "shutting_down" | "too_many_requests" | "unauthorized" | "user_not_found";
         RefreshRequest: {
             /**
              * @description OAuth2 grant type: refresh_token, the only one accepted here
@@ -857,7 +858,7 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Seconds until the window resets */
         RateLimitReset: number;
-        /** @description The request's id: the one the client sent in this header when it is 1 to 64 visible ASCII characters, else a new one; the service's log lines of the request carry it */
+        /** @description The request's id: the one the client sent in this header when it is 1 to 64 letters, digits and -_.: characters, else a new one; the service's log lines of the request carry it */
         RequestId: string;
     };
     pathItems: never;
@@ -883,6 +884,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JWKSet"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large */
@@ -962,6 +982,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RootMessage"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large */
@@ -1100,6 +1139,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
@@ -1160,7 +1218,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1307,6 +1364,28 @@ export interface operations {
                      *       "status": 401,
                      *       "title": "Invalid credentials",
                      *       "type": "urn:problem-type:invalid_credentials"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1509,6 +1588,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
@@ -1706,6 +1804,28 @@ export interface operations {
                      *       "status": 401,
                      *       "title": "Invalid grant",
                      *       "type": "urn:problem-type:invalid_grant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1952,10 +2072,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2096,6 +2234,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
@@ -2118,7 +2275,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2291,6 +2447,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unprocessable Entity: validation failed */
             422: {
                 headers: {
@@ -2313,7 +2488,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2478,6 +2652,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Email already taken / Idempotency key in use */
             409: {
                 headers: {
@@ -2596,7 +2792,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2784,10 +2979,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2959,6 +3172,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Email already taken / Last active admin */
             409: {
                 headers: {
@@ -3061,7 +3293,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3225,6 +3456,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Last active admin */
             409: {
                 headers: {
@@ -3270,7 +3520,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3442,6 +3691,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Email already taken / Last active admin / Edit conflict */
             409: {
                 headers: {
@@ -3546,7 +3814,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3707,10 +3974,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3847,10 +4132,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3992,6 +4295,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
@@ -4052,7 +4374,6 @@ export interface operations {
             /** @description Request headers too large */
             431: {
                 headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4129,6 +4450,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large */
@@ -4210,6 +4550,25 @@ export interface operations {
                     "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
@@ -4287,6 +4646,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProbeStatus"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Request headers too large */

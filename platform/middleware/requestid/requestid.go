@@ -27,8 +27,8 @@ type Config struct {
 	// Header is the request and response header of the id. Default:
 	// X-Request-ID.
 	Header string
-	// Generator appends a new id to dst. Default: a random prefix made
-	// once by New and a counter, which allocates nothing.
+	// Generator appends a new id to dst. Default: NewGenerator's, made
+	// once by New.
 	Generator func(dst []byte) []byte
 }
 
@@ -48,26 +48,36 @@ func New(config ...Config) (fiber.Handler, error) {
 	if cfg.Header == "" {
 		cfg.Header = ConfigDefault.Header
 	}
-	ids, err := newCounter()
-	if err != nil {
-		return nil, err
+	if cfg.Generator == nil {
+		var err error
+		if cfg.Generator, err = NewGenerator(); err != nil {
+			return nil, err
+		}
 	}
 	return func(c *fiber.Ctx) error {
 		if cfg.Next != nil && cfg.Next(c) {
 			return c.Next()
 		}
-		switch in := c.Request().Header.Peek(cfg.Header); {
-		case Valid(in):
+		if in := c.Request().Header.Peek(cfg.Header); Valid(in) {
 			c.Response().Header.SetBytesV(cfg.Header, in)
-		case cfg.Generator != nil:
-			c.Response().Header.SetBytesV(cfg.Header, cfg.Generator(nil))
-		default:
+		} else {
 			// On the stack: the header copies it.
 			var buf [40]byte
-			c.Response().Header.SetBytesV(cfg.Header, ids.append(buf[:0]))
+			c.Response().Header.SetBytesV(cfg.Header, cfg.Generator(buf[:0]))
 		}
 		return c.Next()
 	}, nil
+}
+
+// NewGenerator returns the default generator of ids: a random prefix of
+// its own and a counter, unique across restarts, appended to dst without
+// an allocation. It fails when the prefix cannot be made.
+func NewGenerator() (func(dst []byte) []byte, error) {
+	ids, err := newCounter()
+	if err != nil {
+		return nil, err
+	}
+	return ids.append, nil
 }
 
 // From returns the id the middleware gave the request, read from the
