@@ -24,6 +24,7 @@ const (
 	detailBothFramings     = "A request may carry Transfer-Encoding or Content-Length, not both."
 	detailContentLengths   = "A request may carry at most one Content-Length."
 	detailFolded           = "Content-Length and Transfer-Encoding may not be folded over lines."
+	detailContentTypes     = "A request may carry at most one Content-Type."
 )
 
 // checkFraming refuses a request whose body framing is ambiguous with 400,
@@ -31,7 +32,9 @@ const (
 // request on the connection is read as another request. Refused: a
 // Transfer-Encoding other than one field that is exactly chunked (or any on
 // HTTP/1.0), Transfer-Encoding together with Content-Length, and more than
-// one Content-Length field.
+// one Content-Length field. More than one Content-Type is refused too: a
+// proxy reading the first would parse the body as another format than
+// this server, which kept the last.
 func checkFraming(c *fiber.Ctx) error {
 	h := &c.Request().Header
 	detail := framingFault(h.RawHeaders(), h.IsHTTP11())
@@ -46,7 +49,7 @@ func checkFraming(c *fiber.Ctx) error {
 // header block of a request as it came on the wire, or "" when nothing is.
 // A framing field continued on a folded line is wrong too.
 func framingFault(raw []byte, http11 bool) string {
-	var lengths, encodings int
+	var lengths, encodings, types int
 	framing := false // the previous field is Content-Length or Transfer-Encoding
 	for len(raw) > 0 {
 		var line []byte
@@ -68,6 +71,10 @@ func framingFault(raw []byte, http11 bool) string {
 			framing = true
 			if lengths++; lengths > 1 {
 				return detailContentLengths
+			}
+		case equalFoldASCII(key, "Content-Type"):
+			if types++; types > 1 {
+				return detailContentTypes
 			}
 		case equalFoldASCII(key, "Transfer-Encoding"):
 			framing = true

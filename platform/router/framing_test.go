@@ -127,6 +127,8 @@ func TestFramingAmbiguousRequestsAreRefusedAndTheConnectionClosed(t *testing.T) 
 			framingHead("HTTP/1.1", "Transfer-Encoding : chunked", cl) + framingJSON},
 		{"a folded Transfer-Encoding",
 			framingHead("HTTP/1.1", "Transfer-Encoding: chunked", " identity") + chunked},
+		{"a second Content-Type",
+			framingHead("HTTP/1.1", cl, "Content-Type: application/x-www-form-urlencoded") + framingJSON},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
