@@ -119,6 +119,12 @@ func (r Resource) Required() []Field {
 // remove with null).
 func (r Resource) Optional() []Field { return r.pick(func(f Field) bool { return f.Optional }) }
 
+// OptionalTexts are the optional string and text fields: "" is a value of
+// theirs, apart from absent.
+func (r Resource) OptionalTexts() []Field {
+	return r.pick(func(f Field) bool { return f.Optional && f.Searched() })
+}
+
 // Invalid are the fields some value of which is refused.
 func (r Resource) Invalid() []Field { return r.pick(func(f Field) bool { return f.Invalid() != "" }) }
 

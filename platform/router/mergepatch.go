@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
@@ -145,7 +146,11 @@ func (c patchChecker) check(v any) []openapi.Violation {
 // toJSONValue is v as a decoded JSON value (map[string]any, []any, string,
 // json.Number, bool or nil), numbers kept exact.
 func toJSONValue(v any) (any, error) {
-	raw, err := jsonv2.Marshal(v)
+	// omitempty as the answers are written (encoding/json): a nil pointer
+	// is left out, a pointer to "" is the member "". The v2 default left
+	// both out, so an empty text read as an absent member: a PATCH of
+	// another member removed it, and a PUT of "" over none wrote nothing.
+	raw, err := jsonv2.Marshal(v, jsonv1.OmitEmptyWithLegacySemantics(true))
 	if err != nil {
 		return nil, err
 	}

@@ -214,3 +214,51 @@ func TestSameJSONComparesWhatAPutWouldWrite(t *testing.T) {
 		}
 	}
 }
+
+// memo is a patch target whose optional member is left out of its JSON
+// when nil (omitempty), as a generated resource's are: an empty text is a
+// value there, not an absent member.
+type memo struct {
+	Text *string `json:"text,omitempty" validate:"omitempty,max=10"`
+	N    int     `json:"n"`
+}
+
+type patchMemo struct {
+	Body router.MergePatch[memo]
+}
+
+func TestAnEmptyTextIsAValueNotAnAbsentMember(t *testing.T) {
+	t.Parallel()
+	empty := ""
+	if same, err := router.SameJSON(memo{Text: &empty}, memo{}); err != nil || same {
+		t.Errorf("SameJSON(an empty text, none) = %v, %v; want false: a PUT from one to the other writes", same, err)
+	}
+	type answer struct {
+		Changes bool  `json:"changes"`
+		After   *memo `json:"after"`
+	}
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/memo", Declared: []router.Route{
+		router.Patch("/", func(c *router.Ctx, in *patchMemo) (*answer, error) {
+			current := memo{Text: &empty, N: 1}
+			changes, err := in.Body.Changes(current)
+			if err != nil {
+				return nil, err
+			}
+			if err := in.Body.Apply(&current); err != nil {
+				return nil, err
+			}
+			return &answer{Changes: changes, After: &current}, nil
+		}),
+	}}}})
+	for patch, want := range map[string]string{
+		`{"n":2}`:       `{"changes":true,"after":{"text":"","n":2}}`,
+		`{"text":null}`: `{"changes":true,"after":{"n":1}}`,
+		`{"text":""}`:   `{"changes":false,"after":{"text":"","n":1}}`,
+		`{"text":"a"}`:  `{"changes":true,"after":{"text":"a","n":1}}`,
+	} {
+		res, body := send(t, r, http.MethodPatch, "/memo", router.MediaMergePatch, patch)
+		if res.StatusCode != http.StatusOK || !jsonEqual(t, body, []byte(want)) {
+			t.Errorf("patch %s of an empty text: %d %s, want %s", patch, res.StatusCode, body, want)
+		}
+	}
+}
