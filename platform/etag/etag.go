@@ -164,7 +164,9 @@ func (c Condition) Versions() []int64 {
 	}
 	versions := []int64{0}
 	for _, tag := range c.Opaque() {
-		if v, err := strconv.ParseInt(tag, 10, 64); err == nil && v > 0 {
+		// Strong comparison is of the exact text (RFC 9110, section
+		// 8.8.3.2): "02" and "+2" are not the tag "2".
+		if v, err := strconv.ParseInt(tag, 10, 64); err == nil && v > 0 && Version(v) == tag {
 			versions = append(versions, v)
 		}
 	}

@@ -102,6 +102,10 @@ func TestVersions(t *testing.T) {
 		{`W/"3"`, []int64{0}},
 		{`"x", "-2", "0"`, []int64{0}},
 		{"3", []int64{0}},
+		// Strong comparison is of the text: other spellings of a number
+		// are other tags.
+		{`"+2", "02", "0003", " 4", "5 "`, []int64{0}},
+		{`"02", "2"`, []int64{0, 2}},
 	}
 	for _, tc := range cases {
 		if got := etag.Parse(tc.header).Versions(); !slices.Equal(got, tc.want) {
