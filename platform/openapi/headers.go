@@ -14,6 +14,7 @@ const (
 	headerRequestID       = "RequestId"
 	headerNoStore         = "CacheControlNoStore"
 	headerNoStoreOptional = "CacheControlNoStoreWithToken"
+	headerNoStoreChecked  = "CacheControlNoStoreOnceChecked"
 	headerRateLimit       = "RateLimitLimit"
 	headerRateRemaining   = "RateLimitRemaining"
 	headerRateReset       = "RateLimitReset"
@@ -25,6 +26,7 @@ func (r *Registry) componentHeaders() map[string]*Header {
 	out := map[string]*Header{
 		headerNoStore:         textHeader(noStore),
 		headerNoStoreOptional: textHeader(noStore + " (sent when the request carried a token)"),
+		headerNoStoreChecked:  textHeader(noStore + " (sent once the credentials were checked: not when a Content-Length over the server's largest body is refused before)"),
 		headerRateLimit:       countHeader("Requests allowed in the window, when the route is limited by client address"),
 		headerRateRemaining:   countHeader("Requests left in the window"),
 		headerRateReset:       countHeader("Seconds until the window resets"),
@@ -48,19 +50,17 @@ func headerRef(name string) *Header { return &Header{Ref: headerRefPrefix + name
 // commonHeaders documents, on every response of rt in out, the headers the
 // router sends whatever the handler does: the request id; Cache-Control on
 // the answers for one caller (every answer of a route behind auth once the
-// token was checked: not the 401, nor the 411, 413 and 415 of the body's
-// framing, nor the 408 and 431 of a request the server could not read,
-// which come first); the RateLimit fields on a route that can
-// answer 429.
+// credentials were checked: not the 401, nor the 408 and 431 of a request
+// the server could not read, which come first; the 413 of a body over the
+// server's largest may come first too); the RateLimit fields on a route
+// that can answer 429.
 func (r *Registry) commonHeaders(rt Route, out map[string]*Response) {
 	before := map[string]bool{
 		strconv.Itoa(http.StatusUnauthorized):                true,
 		strconv.Itoa(http.StatusRequestTimeout):              true,
-		strconv.Itoa(http.StatusLengthRequired):              true,
-		strconv.Itoa(http.StatusRequestEntityTooLarge):       true,
-		strconv.Itoa(http.StatusUnsupportedMediaType):        true,
 		strconv.Itoa(http.StatusRequestHeaderFieldsTooLarge): true,
 	}
+	tooLarge := strconv.Itoa(http.StatusRequestEntityTooLarge)
 	limited := out[strconv.Itoa(http.StatusTooManyRequests)] != nil
 	for status, res := range out {
 		if r.cfg.RequestIDHeader != "" {
@@ -68,6 +68,8 @@ func (r *Registry) commonHeaders(rt Route, out map[string]*Response) {
 		}
 		if _, declared := res.Headers["Cache-Control"]; !declared && !before[status] {
 			switch {
+			case (rt.Auth || rt.ClientAuth) && status == tooLarge:
+				res.setHeader("Cache-Control", headerRef(headerNoStoreChecked))
 			case rt.Auth || rt.ClientAuth:
 				res.setHeader("Cache-Control", headerRef(headerNoStore))
 			case rt.OptionalAuth:

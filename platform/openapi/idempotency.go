@@ -1,6 +1,9 @@
 package openapi
 
-import "strconv"
+import (
+	"net/http"
+	"strconv"
+)
 
 // IdempotencyKeyMax is the longest Idempotency-Key a route accepts, in
 // characters.
@@ -17,6 +20,9 @@ func idempotencyKey(rt Route, status int, out map[string]*Response) []*Parameter
 		Description: "true when the answer is the stored answer to an earlier request with the same Idempotency-Key",
 		Schema:      &Schema{Type: "boolean"},
 	})
+	if conflict := out[strconv.Itoa(http.StatusConflict)]; conflict != nil {
+		conflict.setHeader("Retry-After", countHeader("When the Idempotency-Key is in use by a request still running: seconds to wait before retrying"))
+	}
 	return []*Parameter{{
 		Name: "Idempotency-Key", In: "header",
 		Description: "A key unique to this request (a UUID, say), so that it can be retried safely " +

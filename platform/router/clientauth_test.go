@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,5 +128,46 @@ func TestClientAuthAndBearerTokensDoNotMix(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "ClientAuth") {
 		t.Fatalf("router.New = %v, want a refusal of ClientAuth with Auth", err)
+	}
+}
+
+// TestRefusedBodiesOfACheckedCallerAreNotKept: once the credentials are
+// checked, a 415 or a 413 of the route's own limit is an answer for that
+// caller, no-store as the document says.
+func TestRefusedBodiesOfACheckedCallerAreNotKept(t *testing.T) {
+	t.Parallel()
+	r := clientRouter(t)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Headers map[string]struct {
+					Ref string `json:"$ref"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(r.SpecJSON(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	responses := doc.Paths["/lookup"]["post"].Responses
+	for _, tc := range []struct {
+		name, contentType, body string
+		status                  int
+		ref                     string
+	}{
+		{"another media type", "application/json", `{"token":"abc"}`, http.StatusUnsupportedMediaType, "#/components/headers/CacheControlNoStore"},
+		{"a body over the route's limit", router.MediaForm, "token=" + strings.Repeat("a", 200_000), http.StatusRequestEntityTooLarge, "#/components/headers/CacheControlNoStoreOnceChecked"},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/lookup", strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", tc.contentType)
+		req.Header.Set("Authorization", basic("billing", "a-secret:with-colons"))
+		resp, body := do(t, r, req)
+		wantProblem(t, resp, body, tc.status)
+		if got := resp.Header.Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s: Cache-Control %q, want no-store", tc.name, got)
+		}
+		if got := responses[strconv.Itoa(tc.status)].Headers["Cache-Control"].Ref; got != tc.ref {
+			t.Errorf("%s: the document's %d declares Cache-Control %q, want %s", tc.name, tc.status, got, tc.ref)
+		}
 	}
 }

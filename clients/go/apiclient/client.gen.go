@@ -3446,12 +3446,14 @@ type IntrospectResponse408Headers struct {
 
 // IntrospectResponse413Headers the declared response headers of an HTTP 413 response for Introspect
 type IntrospectResponse413Headers struct {
-	XRequestID *string
+	CacheControl *string
+	XRequestID   *string
 }
 
 // IntrospectResponse415Headers the declared response headers of an HTTP 415 response for Introspect
 type IntrospectResponse415Headers struct {
 	AcceptEncoding *string
+	CacheControl   *string
 	XRequestID     *string
 }
 
@@ -4752,11 +4754,13 @@ type CreateUserResponse409Headers struct {
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
+	RetryAfter         *int
 	XRequestID         *string
 }
 
 // CreateUserResponse413Headers the declared response headers of an HTTP 413 response for CreateUser
 type CreateUserResponse413Headers struct {
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
@@ -4766,6 +4770,7 @@ type CreateUserResponse413Headers struct {
 // CreateUserResponse415Headers the declared response headers of an HTTP 415 response for CreateUser
 type CreateUserResponse415Headers struct {
 	AcceptEncoding     *string
+	CacheControl       *string
 	RateLimitLimit     *int
 	RateLimitRemaining *int
 	RateLimitReset     *int
@@ -5148,12 +5153,14 @@ type ChangePasswordResponse408Headers struct {
 
 // ChangePasswordResponse413Headers the declared response headers of an HTTP 413 response for ChangePassword
 type ChangePasswordResponse413Headers struct {
-	XRequestID *string
+	CacheControl *string
+	XRequestID   *string
 }
 
 // ChangePasswordResponse415Headers the declared response headers of an HTTP 415 response for ChangePassword
 type ChangePasswordResponse415Headers struct {
 	AcceptEncoding *string
+	CacheControl   *string
 	XRequestID     *string
 }
 
@@ -5728,13 +5735,15 @@ type PatchUserResponse412Headers struct {
 
 // PatchUserResponse413Headers the declared response headers of an HTTP 413 response for PatchUser
 type PatchUserResponse413Headers struct {
-	XRequestID *string
+	CacheControl *string
+	XRequestID   *string
 }
 
 // PatchUserResponse415Headers the declared response headers of an HTTP 415 response for PatchUser
 type PatchUserResponse415Headers struct {
 	AcceptEncoding *string
 	AcceptPatch    *string
+	CacheControl   *string
 	XRequestID     *string
 }
 
@@ -5973,12 +5982,14 @@ type UpdateUserResponse412Headers struct {
 
 // UpdateUserResponse413Headers the declared response headers of an HTTP 413 response for UpdateUser
 type UpdateUserResponse413Headers struct {
-	XRequestID *string
+	CacheControl *string
+	XRequestID   *string
 }
 
 // UpdateUserResponse415Headers the declared response headers of an HTTP 415 response for UpdateUser
 type UpdateUserResponse415Headers struct {
 	AcceptEncoding *string
+	CacheControl   *string
 	XRequestID     *string
 }
 
@@ -7479,6 +7490,13 @@ func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
 		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers IntrospectResponse413Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -7495,6 +7513,13 @@ func ParseIntrospectResponse(rsp *http.Response) (*IntrospectResponse, error) {
 				return nil, err
 			}
 			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
@@ -9777,6 +9802,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 			}
 			headers.RateLimitReset = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -9787,6 +9819,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		response.Headers409 = &headers
 	case rsp.StatusCode == 413:
 		var headers CreateUserResponse413Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -9824,6 +9863,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 				return nil, err
 			}
 			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		if values := rsp.Header.Values("RateLimit-Limit"); len(values) > 0 {
 			var value int
@@ -10443,6 +10489,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		response.Headers408 = &headers
 	case rsp.StatusCode == 413:
 		var headers ChangePasswordResponse413Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10459,6 +10512,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 				return nil, err
 			}
 			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
@@ -11348,6 +11408,13 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 		response.Headers412 = &headers
 	case rsp.StatusCode == 413:
 		var headers PatchUserResponse413Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11371,6 +11438,13 @@ func ParsePatchUserResponse(rsp *http.Response) (*PatchUserResponse, error) {
 				return nil, err
 			}
 			headers.AcceptPatch = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
@@ -11713,6 +11787,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		response.Headers412 = &headers
 	case rsp.StatusCode == 413:
 		var headers UpdateUserResponse413Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -11729,6 +11810,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 				return nil, err
 			}
 			headers.AcceptEncoding = &value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
 			var value string

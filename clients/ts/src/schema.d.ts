@@ -850,6 +850,8 @@ export interface components {
     headers: {
         /** @description no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it */
         CacheControlNoStore: string;
+        /** @description no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it (sent once the credentials were checked: not when a Content-Length over the server's largest body is refused before) */
+        CacheControlNoStoreOnceChecked: string;
         /** @description no-store: the answer is for the caller whose token the request carried, and no shared cache may keep it (sent when the request carried a token) */
         CacheControlNoStoreWithToken: string;
         /** @description Requests allowed in the window, when the route is limited by client address */
@@ -1161,6 +1163,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1181,6 +1184,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2681,6 +2685,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description When the Idempotency-Key is in use by a request still running: seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2700,6 +2706,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2723,6 +2730,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "Cache-Control": components["headers"]["CacheControlNoStoreWithToken"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3236,6 +3244,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3256,6 +3265,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3755,6 +3765,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3777,6 +3788,7 @@ export interface operations {
                     "Accept-Encoding"?: string;
                     /** @description The patch media types the resource takes (RFC 5789) */
                     "Accept-Patch"?: string;
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4317,6 +4329,7 @@ export interface operations {
             /** @description Content Too Large: the body is over the route's size limit (x-body-limit of the request body) */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4337,6 +4350,7 @@ export interface operations {
                 headers: {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
