@@ -30,7 +30,7 @@ func idempotencyKey(rt Route, status int, out map[string]*Response) []*Parameter
 			"the first answer again, with Idempotent-Replayed: true, and does nothing twice; the same key with " +
 			"another request is a 422, and a retry while the first is still running a 409. Successful answers " +
 			"are kept for the configured time (24 hours by default); a failed request can be retried with its key. " +
-			"Printable ASCII, sent bare or as a structured-field string in double quotes.",
+			"Printable ASCII, sent bare or as a structured-field string in double quotes (which count toward its length).",
 		Schema: &Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(IdempotencyKeyMax)},
 	}}
 }

@@ -2555,7 +2555,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key unique to this request (a UUID, say), so that it can be retried safely (draft-ietf-httpapi-idempotency-key-header): a retry with the same key and the same request gets the first answer again, with Idempotent-Replayed: true, and does nothing twice; the same key with another request is a 422, and a retry while the first is still running a 409. Successful answers are kept for the configured time (24 hours by default); a failed request can be retried with its key. Printable ASCII, sent bare or as a structured-field string in double quotes. */
+                /** @description A key unique to this request (a UUID, say), so that it can be retried safely (draft-ietf-httpapi-idempotency-key-header): a retry with the same key and the same request gets the first answer again, with Idempotent-Replayed: true, and does nothing twice; the same key with another request is a 422, and a retry while the first is still running a 409. Successful answers are kept for the configured time (24 hours by default); a failed request can be retried with its key. Printable ASCII, sent bare or as a structured-field string in double quotes (which count toward its length). */
                 "Idempotency-Key"?: string;
             };
             path?: never;
