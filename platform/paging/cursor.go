@@ -20,7 +20,7 @@ import (
 type CursorQuery struct {
 	// Cursor is the next_cursor of the previous page, or empty for a list
 	// that starts at page. Its max is MaxCursorLength.
-	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted or deleted meanwhile are neither repeated nor skipped (when the last row's sort values are too long for a cursor, it names that row, and the page starts after the row's values when it is asked for: an edit of that row in between moves it); page and limit then come from the cursor" validate:"max=512"`
+	Cursor string `query:"cursor" doc:"next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted or deleted meanwhile are neither repeated nor skipped (when the last row's sort values are too long for a cursor, it names that row, and the page starts after the row's values when it is asked for: an edit of that row in between moves it, and its deletion makes the cursor a 400); page and limit then come from the cursor" validate:"max=512"`
 }
 
 // MaxCursorLength is the longest cursor a list issues or accepts, in

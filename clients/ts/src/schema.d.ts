@@ -2343,7 +2343,7 @@ export interface operations {
             query?: {
                 /** @description Only active (true) or inactive (false) users */
                 active?: boolean | null;
-                /** @description next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted or deleted meanwhile are neither repeated nor skipped (when the last row's sort values are too long for a cursor, it names that row, and the page starts after the row's values when it is asked for: an edit of that row in between moves it); page and limit then come from the cursor */
+                /** @description next_cursor of the previous answer: the page after it, found by key instead of by offset, so that rows inserted or deleted meanwhile are neither repeated nor skipped (when the last row's sort values are too long for a cursor, it names that row, and the page starts after the row's values when it is asked for: an edit of that row in between moves it, and its deletion makes the cursor a 400); page and limit then come from the cursor */
                 cursor?: string;
                 /** @description items per page */
                 limit?: number;
