@@ -250,6 +250,11 @@ func checkFormat(format, str string) string {
 			return "must be an absolute URL"
 		}
 	case "date-time":
+		// At most the length the body limits count a date-time as (its
+		// fraction has 9 digits at most that matter; more are noise).
+		if len(str) > formatMax["date-time"] {
+			return fmt.Sprintf("must be a date-time as in RFC 3339, at most %d characters", formatMax["date-time"])
+		}
 		// As the binding's JSON decoding reads a time.Time (strictly: no
 		// hour 24 in an offset), so that the check and the binding agree.
 		var t time.Time

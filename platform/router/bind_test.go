@@ -408,6 +408,9 @@ func TestDateTimesAreCheckedAsTheyAreDecoded(t *testing.T) {
 		{"2024-05-01 12:00:00Z", "must be a date-time as in RFC 3339"},
 		{"2024-13-01T12:00:00Z", "must be a date-time as in RFC 3339"},
 		{"yesterday", "must be a date-time as in RFC 3339"},
+		// Longer than the body limits count a date-time: its fraction
+		// running on.
+		{"2024-05-01T12:00:00." + strings.Repeat("1", 5000) + "Z", "must be a date-time as in RFC 3339, at most 64 characters"},
 		// Instants RFC 3339 cannot write in UTC, nor PostgreSQL store.
 		{"0000-12-31T23:59:59Z", "must be an instant from year 0001 to 9999 in UTC"},
 		{"0001-01-01T00:30:00+01:00", "must be an instant from year 0001 to 9999 in UTC"},
