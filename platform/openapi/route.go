@@ -130,7 +130,7 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		return nil, nil, fmt.Errorf("method %q has no OpenAPI operation", rt.Method)
 	}
 	if rt.ClientAuth && (rt.Auth || rt.OptionalAuth || len(rt.Roles) > 0) {
-		return nil, nil, errors.New("a route takes a client's credentials or a bearer token, not both")
+		return nil, nil, errors.New("ClientAuth takes a client's credentials, not a bearer token (Auth, OptionalAuth, Roles)")
 	}
 	template, params, err := parsePath(rt.Path)
 	if err != nil {

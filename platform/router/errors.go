@@ -62,7 +62,7 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestHeaderFieldsTooLarge:
 		return errHeadersTooLarge.WithDetail("The request line and headers are larger than the server reads (%d bytes).", r.cfg.ReadBufferSize).Problem()
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestTimeout:
-		return errReadTimeout.WithDetail("The request was not received within %s.", r.app.Config().ReadTimeout).Problem()
+		return errReadTimeout.WithDetail("The request was not received within %s.", r.cfg.ReadTimeout).Problem()
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
 	}

@@ -78,9 +78,6 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if h == nil {
 		return nil, routeBinding{}, fmt.Errorf("nil handler")
 	}
-	if o.clients != nil && (o.auth || o.optionalAuth) {
-		return nil, routeBinding{}, fmt.Errorf("route takes a client's credentials (ClientAuth) and a bearer token, not both")
-	}
 	if (o.auth || o.optionalAuth) && r.keys == nil {
 		return nil, routeBinding{}, fmt.Errorf("route requires auth but neither Config.TokenKeys nor Config.JWTSecret is set")
 	}
