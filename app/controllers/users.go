@@ -13,6 +13,7 @@ import (
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/etag"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
@@ -205,21 +206,16 @@ func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
 		Role:         role,
 		Active:       active,
 	}
-	if err := c.users.Create(rc.Context(), u); err != nil {
-		return nil, userError(err)
-	}
-	out := dto.UserOf(*u)
-	return &out, nil
+	return userAnswer(rc, u, c.users.Create(rc.Context(), u))
 }
 
 func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User], error) {
-	page, err := c.users.List(rc.Context(), repositories.UserFilter{
-		Role:   in.Role,
-		Query:  in.Q,
-		Active: in.Active,
-	}, rc.Paging(), rc.Sort(), in.Cursor)
+	f := repositories.UserFilter{Role: in.Role, Active: in.Active, Query: in.Q}
+	// A cursor the list refuses is a *paging.FieldError: the router
+	// answers it with a 400 naming cursor.
+	page, err := c.users.List(rc.Context(), f, rc.Paging(), rc.Sort(), in.Cursor)
 	if err != nil {
-		return nil, userError(err)
+		return nil, err
 	}
 	out := paging.Map(page, dto.UserOf)
 	return &out, nil
@@ -235,7 +231,7 @@ func (c *Users) me(rc *router.Ctx, _ *MeInput) (*dto.User, error) {
 func (c *Users) endSessions(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
 	ctx := database.OnPrimary(rc.Context())
 	if _, err := c.users.Get(ctx, in.ID); err != nil {
-		return nil, userError(err)
+		return nil, userError(rc, err)
 	}
 	return nil, c.sessions.EndUser(ctx, in.ID)
 }
@@ -249,7 +245,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 	ctx := database.OnPrimary(rc.Context())
 	u, err := c.users.Get(ctx, callerOf(rc).id)
 	if err != nil {
-		return nil, userError(err)
+		return nil, userError(rc, err)
 	}
 	ok, err := c.passwords.Check(ctx, u.PasswordHash, in.Body.CurrentPassword)
 	if err != nil {
@@ -265,7 +261,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 		return nil, accountError(rc.Fiber(), err, "new_password")
 	}
 	if err := c.users.SetPassword(ctx, u.ID, hash); err != nil {
-		return nil, userError(err)
+		return nil, userError(rc, err)
 	}
 	return nil, c.sessions.EndUser(ctx, u.ID)
 }
@@ -275,28 +271,35 @@ func (c *Users) get(rc *router.Ctx, in *UserIDInput) (*dto.User, error) {
 		return nil, errNotYours
 	}
 	u, err := c.users.Get(database.OnPrimary(rc.Context()), in.ID)
-	if err != nil {
-		return nil, userError(err)
-	}
-	out := dto.UserOf(*u)
-	return &out, nil
+	return userAnswer(rc, u, err)
 }
 
 func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}
+	// Read where the write goes: a body equal to the user writes nothing.
 	ctx := database.OnPrimary(rc.Context())
-	old, err := c.users.Get(ctx, in.ID)
+	versions := rc.IfMatch().Versions()
+	current, err := c.current(rc, ctx, in.ID, versions)
 	if err != nil {
-		return nil, userError(err)
+		return nil, err
 	}
-	u, err := c.replace(rc, ctx, old, in.Body, rc.IfMatch().Versions())
+	u, err := c.replace(rc, ctx, current, in.Body, versions)
+	return userAnswer(rc, u, err)
+}
+
+// current reads the user with the id where ctx reads, and checks it
+// against the If-Match versions (none: any version).
+func (c *Users) current(rc *router.Ctx, ctx context.Context, id int64, versions []int64) (*models.User, error) {
+	current, err := c.users.Get(ctx, id)
 	if err != nil {
-		return nil, conditionalError(rc, err)
+		return nil, userError(rc, err)
 	}
-	out := dto.UserOf(*u)
-	return &out, nil
+	if versions != nil && !slices.Contains(versions, current.Version) {
+		return nil, rc.PreconditionFailed(etag.Version(current.Version))
+	}
+	return current, nil
 }
 
 // patchAttempts is how many times a patch without If-Match is applied
@@ -307,23 +310,20 @@ func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}
+	// Read where the write goes, so that the patch applies to the latest.
 	ctx := database.OnPrimary(rc.Context())
 	versions := rc.IfMatch().Versions()
 	for attempt := 1; ; attempt++ {
-		old, err := c.users.Get(ctx, in.ID)
+		current, err := c.current(rc, ctx, in.ID, versions)
 		if err != nil {
-			return nil, userError(err)
+			return nil, err
 		}
-		if versions != nil && !slices.Contains(versions, old.Version) {
-			return nil, rc.PreconditionFailed(dto.UserTag(old.Version))
-		}
-		body := dto.UpdateRequestOf(*old)
+		body := dto.UpdateRequestOf(*current)
 		if err := in.Body.Apply(&body); err != nil {
 			return nil, err
 		}
-		// The patch was applied to the user at old.Version: it is
-		// written only over that version.
-		u, err := c.replace(rc, ctx, old, body, []int64{old.Version})
+		// Written only over the version the patch was applied to.
+		u, err := c.replace(rc, ctx, current, body, []int64{current.Version})
 		var stale *repositories.StaleError
 		if errors.As(err, &stale) && versions == nil {
 			if attempt < patchAttempts {
@@ -332,47 +332,39 @@ func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 			// No precondition was sent: not a 412.
 			return nil, ErrEditConflict.WithDetail("The user kept changing while the patch was applied; send it again.")
 		}
-		if err != nil {
-			return nil, conditionalError(rc, err)
-		}
-		out := dto.UserOf(*u)
-		return &out, nil
+		return userAnswer(rc, u, err)
 	}
 }
 
-// replace writes body over the user old, when its version is one of
+// replace writes body over the user current, when its version is one of
 // versions (nil: any), with the permissions of an update: only an admin
 // changes a role or the active flag, and such a change ends the user's
-// sessions. A body that changes nothing writes nothing and answers old.
-// The repository's errors are returned as they are.
-func (c *Users) replace(rc *router.Ctx, ctx context.Context, old *models.User, body dto.UpdateUserRequest, versions []int64) (*models.User, error) {
+// sessions. A body that changes nothing writes nothing and answers
+// current, its version and ETag kept, so that caches and other writers are
+// not told of a change there was not. The repository's errors are
+// returned as they are.
+func (c *Users) replace(rc *router.Ctx, ctx context.Context, current *models.User, body dto.UpdateUserRequest, versions []int64) (*models.User, error) {
 	email, err := normalizeEmailField("email", body.Email)
 	if err != nil {
 		return nil, err
 	}
 	u := &models.User{
-		ID:     old.ID,
+		ID:     current.ID,
 		Email:  email,
 		Name:   body.Name,
 		Role:   body.Role,
 		Active: *body.Active,
 	}
-	if !callerOf(rc).admin() && (u.Role != old.Role || u.Active != old.Active) {
+	if !callerOf(rc).admin() && (u.Role != current.Role || u.Active != current.Active) {
 		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
 	}
-	if u.Email == old.Email && u.Name == old.Name && u.Role == old.Role && u.Active == old.Active {
-		// Nothing changes: the user as read is the answer, version and
-		// ETag kept, so that caches and other writers are not told of a
-		// change there was not.
-		if versions != nil && !slices.Contains(versions, old.Version) {
-			return nil, &repositories.StaleError{Current: old.Version}
-		}
-		return old, nil
+	if u.Email == current.Email && u.Name == current.Name && u.Role == current.Role && u.Active == current.Active {
+		return current, nil
 	}
 	if err := c.users.Update(ctx, u, versions...); err != nil {
 		return nil, err
 	}
-	if u.Role != old.Role || u.Active != old.Active {
+	if u.Role != current.Role || u.Active != current.Active {
 		if err := c.sessions.EndUser(ctx, u.ID); err != nil {
 			return nil, err
 		}
@@ -385,43 +377,38 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 		return nil, errNotYours
 	}
 	ctx := database.OnPrimary(rc.Context())
-	// The sessions end first: their revocations outlive the user's rows.
-	u, err := c.users.Get(ctx, in.ID)
-	if err != nil {
-		return nil, userError(err)
-	}
 	// If-Match is checked here, before the sessions end for nothing, and
 	// again by the delete itself, in case the user changed in between.
 	versions := rc.IfMatch().Versions()
-	if versions != nil && !slices.Contains(versions, u.Version) {
-		return nil, rc.PreconditionFailed(dto.UserTag(u.Version))
+	if _, err := c.current(rc, ctx, in.ID, versions); err != nil {
+		return nil, err
 	}
 	if err := c.users.CheckDelete(ctx, in.ID); err != nil {
-		return nil, userError(err)
+		return nil, userError(rc, err)
 	}
+	// The sessions end first: their revocations outlive the user's rows.
 	if err := c.sessions.EndUser(ctx, in.ID); err != nil {
 		return nil, err
 	}
-	if err := c.users.Delete(ctx, in.ID, versions...); err != nil {
-		return nil, conditionalError(rc, err)
-	}
-	return nil, nil
+	return nil, userError(rc, c.users.Delete(ctx, in.ID, versions...))
 }
 
-// conditionalError is userError for conditional writes: a stale version
-// is a 412 with the user's current ETag.
-func conditionalError(rc *router.Ctx, err error) error {
+// userAnswer is the answer of a route that writes or reads the user u: u
+// in its API form, or the declared error err stands for.
+func userAnswer(rc *router.Ctx, u *models.User, err error) (*dto.User, error) {
+	if err != nil {
+		return nil, userError(rc, err)
+	}
+	out := dto.UserOf(*u)
+	return &out, nil
+}
+
+// userError turns the repository's errors into declared ones: ErrNotFound,
+// ErrDuplicate and ErrLastAdmin, and a *StaleError (a write whose If-Match
+// named another version) into a 412 with the current ETag; nil and other
+// errors pass through.
+func userError(rc *router.Ctx, err error) error {
 	var stale *repositories.StaleError
-	if errors.As(err, &stale) {
-		return rc.PreconditionFailed(dto.UserTag(stale.Current))
-	}
-	return userError(err)
-}
-
-// userError turns the repository's sentinel errors into declared errors;
-// anything else, a refused cursor's *paging.FieldError included, goes to
-// the router as it is.
-func userError(err error) error {
 	switch {
 	case errors.Is(err, repositories.ErrNotFound):
 		return ErrUserNotFound
@@ -429,6 +416,8 @@ func userError(err error) error {
 		return ErrEmailTaken.WithDetail("Another user already has this email.")
 	case errors.Is(err, repositories.ErrLastAdmin):
 		return ErrLastAdmin.WithDetail("The service must keep at least one active admin.")
+	case errors.As(err, &stale):
+		return rc.PreconditionFailed(etag.Version(stale.Current))
 	}
 	return err
 }

@@ -27,10 +27,7 @@ type User struct {
 
 // EntityTag is the user's version: the ETag of every answer that is one
 // user, and what If-Match names on its writes.
-func (u *User) EntityTag() string { return UserTag(u.Version) }
-
-// UserTag is the entity tag of a user at version: the version in decimal.
-func UserTag(version int64) string { return etag.Version(version) }
+func (u *User) EntityTag() string { return etag.Version(u.Version) }
 
 // UserOf maps a user row to its API form.
 func UserOf(u models.User) User {

@@ -27,7 +27,7 @@ type generated struct {
 
 // remove deletes the generated resource name from the repository at root:
 // its files and its registration in app/app.go, and the helpers the
-// generated resources share (records.go, tables.go) with the
+// generated resources share (tables.go) with the
 // last of them. It refuses, writing nothing, a resource it did not
 // generate (users), one with a file edited since (see marker.go), and one
 // whose names other code still uses.
@@ -317,7 +317,7 @@ func usesOf(f *ast.File, dir, mod string, declared map[string]map[string]bool) [
 		return true
 	})
 	// The parser resolves the names a file declares itself (a local
-	// records := … included); those it leaves unresolved are the
+	// createTable := … included); those it leaves unresolved are the
 	// package's, from its other files, or the universe's.
 	for _, id := range f.Unresolved {
 		if local[id.Name] {

@@ -100,8 +100,8 @@ func TestRemove(t *testing.T) {
 		if _, ok := got["migrations/tables.go"]; !ok {
 			t.Error("the edited tables.go was removed")
 		}
-		if _, ok := got["app/repositories/records.go"]; ok {
-			t.Error("the unedited records.go was kept")
+		if got["app/repositories/records.go"] != serviceTree["app/repositories/records.go"] {
+			t.Error("records.go, which users share, was removed or changed")
 		}
 		if !strings.Contains(out, "note: kept migrations/tables.go") {
 			t.Errorf("remove said:\n%s", out)
@@ -138,8 +138,8 @@ func TestRemoveRefusesWithoutWriting(t *testing.T) {
 			files["app/repositories/totals.go"] = "package repositories\n\nfunc total(o *Orders) int { return 0 }\n"
 		}, "orders", "app/repositories/totals.go:3 uses Orders"},
 		{"the last resource, while hand-written code uses a shared helper", func(files map[string]string) {
-			files["app/repositories/reports.go"] = "package repositories\n\nvar _ = search\n"
-		}, "orders", "app/repositories/reports.go:3 uses search"},
+			files["migrations/reports.go"] = "package migrations\n\nvar _ = createTable\n"
+		}, "orders", "migrations/reports.go:3 uses createTable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +166,7 @@ func TestRemoveRefusesWithoutWriting(t *testing.T) {
 		root := writeTree(t, serviceTree)
 		generate(t, root, "orders")
 		files := readTree(t, root)
-		files["app/repositories/other.go"] = "package repositories\n\nfunc f() int {\n\trecords := []int{1}\n\treturn len(records)\n}\n"
+		files["migrations/other.go"] = "package migrations\n\nfunc f() int {\n\tcreateTable := []int{1}\n\treturn len(createTable)\n}\n"
 		root = writeTree(t, files)
 		removeOK(t, root, "orders")
 	})

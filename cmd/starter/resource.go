@@ -165,7 +165,6 @@ func (r Resource) outputs() []output {
 		{"model.go.tmpl", "app/models/" + r.SingularName + ".go", false},
 		{"dto.go.tmpl", "app/dto/" + r.SingularName + ".go", false},
 		{"repository.go.tmpl", "app/repositories/" + r.Name + ".go", false},
-		{"records.go.tmpl", "app/repositories/records.go", true},
 		{"controller.go.tmpl", "app/controllers/" + r.Name + ".go", false},
 		{"migration.go.tmpl", "migrations/" + r.Migration + "_create_" + r.Name + ".go", false},
 		{"tables.go.tmpl", "migrations/tables.go", true},

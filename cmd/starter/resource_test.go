@@ -95,7 +95,8 @@ func Controllers(d Deps) []router.Controller {
 	}
 }
 `,
-	"app/models/user.go":                        "package models\n\n// User is a user.\ntype User struct{ ID int64 }\n\n// Record is taken.\ntype Record struct{}\n",
+	"app/models/user.go":                        "package models\n\n// User is a user.\ntype User struct{ ID int64 }\n\n// Entry is taken.\ntype Entry struct{}\n",
+	"app/repositories/records.go":               "package repositories\n\n// records are the rows every repository shares.\ntype records[T any] struct{}\n",
 	"migrations/20250601000000_create_users.go": "package migrations\n",
 }
 
@@ -108,7 +109,7 @@ func TestResource(t *testing.T) {
 	}
 	got := readTree(t, root)
 	for _, name := range []string{
-		"app/models/order_item.go", "app/dto/order_item.go", "app/repositories/order_items.go", "app/repositories/records.go",
+		"app/models/order_item.go", "app/dto/order_item.go", "app/repositories/order_items.go",
 		"app/controllers/order_items.go", "migrations/tables.go", "tests/integration/order_items_test.go",
 	} {
 		src, ok := got[name]
@@ -119,6 +120,9 @@ func TestResource(t *testing.T) {
 		if formatted, err := format.Source([]byte(src)); err != nil || string(formatted) != src {
 			t.Errorf("%s is not gofmt'ed (%v)", name, err)
 		}
+	}
+	if got["app/repositories/records.go"] != serviceTree["app/repositories/records.go"] {
+		t.Error("records.go, the service's own, was rewritten")
 	}
 	if !strings.Contains(got["app/controllers/order_items.go"], `"/order-items"`) {
 		t.Error("the controller is not mounted at /order-items")
@@ -141,8 +145,8 @@ func TestResource(t *testing.T) {
 			t.Fatal(err)
 		}
 		again := readTree(t, root)
-		if again["app/repositories/records.go"] != got["app/repositories/records.go"] {
-			t.Error("the shared records.go was rewritten")
+		if again["migrations/tables.go"] != got["migrations/tables.go"] {
+			t.Error("the shared tables.go was rewritten")
 		}
 		if !strings.Contains(again["app/app.go"], "(*models.OrderItem)(nil), (*models.Invoice)(nil)}") {
 			t.Errorf("the second model is not listed:\n%s", again["app/app.go"])
@@ -161,7 +165,7 @@ func TestResourceRefusesWithoutWriting(t *testing.T) {
 	}{
 		{"an existing resource", []string{"users", "x:int"}, "", nil, "a resource named users exists"},
 		{"a resource whose file exists", []string{"orders", "x:int"}, "", map[string]string{"app/controllers/orders.go": "package controllers\n"}, "is there already"},
-		{"a name the package declares", []string{"records", "x:int"}, "", nil, "which user.go declares already"},
+		{"a name the package declares", []string{"entries", "x:int"}, "", nil, "which user.go declares already"},
 		{"a reserved word of SQL", []string{"rows", "x:int"}, "", nil, "reserved word of SQL"},
 		{"a singular Go keyword", []string{"funcs", "x:int"}, "", nil, "Go keyword"},
 		{"a singular Go keyword given", []string{"funcs", "x:int"}, "func", nil, "Go keyword"},
@@ -318,7 +322,7 @@ func TestGeneratedFilesCarryTheirMarker(t *testing.T) {
 		case !unedited:
 			t.Errorf("%s does not match its own marker", name)
 		}
-		shared := strings.HasSuffix(name, "/records.go") || strings.HasSuffix(name, "/tables.go")
+		shared := strings.HasSuffix(name, "/tables.go")
 		if want := map[bool]string{true: "", false: "orders"}[shared]; m.resource != want {
 			t.Errorf("%s is marked for %q, want %q", name, m.resource, want)
 		}

@@ -5,15 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/uptrace/bun"
 
-	"{{.Module}}/platform/database"
-	"{{.Module}}/platform/paging"
+	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// records[T] is what the repositories of the generated resources share:
-// the rows of model T, keyed by an int64 id column, on db (a database or a
+// records[T] is what the repositories share, users and the resources the
+// starter generates alike: the rows of model T, keyed by an int64 id
+// column and versioned by an int64 version column, on db (a database or a
 // transaction), listed with the listing options, which must hold
 // database.WithCursors and may choose the count strategy with
 // database.WithCount.
@@ -22,11 +24,25 @@ type records[T any] struct {
 	listing []database.Option
 	// what names the rows in errors: "order".
 	what string
+	// kept are the columns replace leaves as they are, beside the id, the
+	// creation time and the version: what a representation does not carry
+	// (a user's password hash).
+	kept []string
 }
 
-// insert inserts row and reads it back, id and defaults filled in.
+// on returns r on db: a transaction's.
+func (r records[T]) on(db bun.IDB) records[T] {
+	r.db = db
+	return r
+}
+
+// insert inserts row and reads it back, id and defaults filled in. A
+// value a unique constraint already holds is ErrDuplicate.
 func (r records[T]) insert(ctx context.Context, row *T) error {
 	if _, err := r.db.NewInsert().Model(row).Returning("*").Exec(ctx); err != nil {
+		if isUniqueViolation(err) {
+			return ErrDuplicate
+		}
 		return fmt.Errorf("insert %s: %w", r.what, err)
 	}
 	return nil
@@ -41,13 +57,14 @@ func (r records[T]) get(ctx context.Context, id int64) (*T, error) {
 	return row, nil
 }
 
-// replace writes every column of row but the id, the creation time and
-// the version, raises the version, and reads the row back, where the id is
-// row's and, with versions, the version is one of them: the check of an
-// If-Match and the write are one statement. No row with the id is
-// ErrNotFound; a row at another version is a *StaleError.
+// replace writes every column of row but the id, the creation time, the
+// version and the kept ones, raises the version, and reads the row back,
+// where the id is row's and, with versions, the version is one of them:
+// the check of an If-Match and the write are one statement. No row with
+// the id is ErrNotFound; a row at another version is a *StaleError; a
+// value a unique constraint already holds is ErrDuplicate.
 func (r records[T]) replace(ctx context.Context, row *T, id int64, versions []int64) error {
-	q := r.db.NewUpdate().Model(row).ExcludeColumn("id", "created_at", "version").
+	q := r.db.NewUpdate().Model(row).ExcludeColumn(append([]string{"id", "created_at", "version"}, r.kept...)...).
 		Set("version = version + 1").WherePK()
 	if len(versions) > 0 {
 		q = q.Where("version IN (?)", bun.List(versions))
@@ -87,10 +104,13 @@ func (r records[T]) conditional(ctx context.Context, id int64, versions []int64,
 
 // affected turns the outcome of a statement on the row with the id into
 // the repository's errors: no row (no result, or none affected) is
-// ErrNotFound.
+// ErrNotFound, a unique constraint's refusal ErrDuplicate.
 func (r records[T]) affected(id int64, res sql.Result, err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		return ErrNotFound
+	case err != nil && isUniqueViolation(err):
+		return ErrDuplicate
 	}
 	if err == nil && res != nil {
 		var n int64
@@ -102,6 +122,17 @@ func (r records[T]) affected(id int64, res sql.Result, err error) error {
 		return fmt.Errorf("%s %d: %w", r.what, id, err)
 	}
 	return nil
+}
+
+// likeEscape is the escape character of the LIKE patterns. It is not a
+// backslash, which the two databases and Bun's formatter treat differently.
+const likeEscape = "!"
+
+// containsPattern returns the LIKE pattern matching s anywhere, with the
+// wildcards % and _ in s matching only themselves.
+func containsPattern(s string) string {
+	r := strings.NewReplacer(likeEscape, likeEscape+likeEscape, "%", likeEscape+"%", "_", likeEscape+"_")
+	return "%" + r.Replace(s) + "%"
 }
 
 // search narrows q to the rows where one of the columns contains text,
