@@ -1,20 +1,100 @@
 package testkit
 
 import (
-	"context"
+	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"strconv"
 	"testing"
 	"time"
 )
 
-// ServeBinary runs the service binary bin in a temporary directory of t,
-// on a free loopback port (HOST and PORT) with env added to the test's
-// environment, and returns its base URL, http://127.0.0.1:port, once
-// /livez answers 200. The process is stopped when t ends, and its output
-// is logged if t failed.
+// Process is a binary a test runs: its output kept, its exit awaited.
+type Process struct {
+	// Cmd is the started command: signal or kill its Process.
+	Cmd    *exec.Cmd
+	output Buffer
+	done   chan struct{}
+	err    error
+}
+
+// Start runs the binary bin in a temporary directory of t with exactly env
+// as its environment. The process is killed if it outlives t, and its
+// output is logged if t failed.
+func Start(t testing.TB, bin string, env []string) *Process {
+	t.Helper()
+	p := &Process{Cmd: exec.Command(bin), done: make(chan struct{})}
+	p.Cmd.Dir = t.TempDir()
+	p.Cmd.Env = env
+	p.Cmd.Stdout, p.Cmd.Stderr = &p.output, &p.output
+	if err := p.Cmd.Start(); err != nil {
+		t.Fatalf("testkit: start %s: %v", bin, err)
+	}
+	go func() {
+		p.err = p.Cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.Stop()
+		if t.Failed() {
+			t.Logf("the output of %s:\n%s", bin, p.Output())
+		}
+	})
+	return p
+}
+
+// Done is closed once the process has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Err is how the process exited, once Done is closed.
+func (p *Process) Err() error { return p.err }
+
+// Output returns what the process has written so far.
+func (p *Process) Output() string { return p.output.String() }
+
+// Stop kills the process, unless it has exited, and waits for its exit.
+func (p *Process) Stop() {
+	select {
+	case <-p.done:
+	default:
+		_ = p.Cmd.Process.Kill()
+		<-p.done
+	}
+}
+
+// readyWithin bounds how long WaitOK waits.
+const readyWithin = 60 * time.Second
+
+// WaitOK polls url until it answers 200, failing t if the process exits
+// first or a minute goes by.
+func (p *Process) WaitOK(t testing.TB, url string) {
+	t.Helper()
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.After(readyWithin)
+	for {
+		res, err := client.Get(url)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+			err = fmt.Errorf("status %d", res.StatusCode)
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("testkit: exited before %s answered 200: %v\n%s", url, p.err, p.Output())
+		case <-deadline:
+			t.Fatalf("testkit: %s did not answer 200 within %s: %v\n%s", url, readyWithin, err, p.Output())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// ServeBinary runs the service binary bin with Start, on a free loopback
+// port (HOST and PORT) with env added to the test's environment, and
+// returns its base URL, http://127.0.0.1:port, once /livez answers 200.
 func ServeBinary(t testing.TB, bin string, env ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -23,36 +103,7 @@ func ServeBinary(t testing.TB, bin string, env ...string) string {
 	}
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
-	ctx, cancel := context.WithCancel(Context(t))
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(append(cmd.Environ(), "HOST=127.0.0.1", "PORT="+port), env...)
-	logs := &Buffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("testkit: start %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("the service's output:\n%s", logs)
-		}
-	})
 	base := "http://127.0.0.1:" + port
-	for {
-		res, err := http.Get(base + "/livez")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return base
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("testkit: %s did not answer /livez: %v\n%s", bin, err, logs)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	Start(t, bin, append(append(os.Environ(), "HOST=127.0.0.1", "PORT="+port), env...)).WaitOK(t, base+"/livez")
+	return base
 }

@@ -40,19 +40,19 @@ func TestBinary(t *testing.T) {
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
 			"JWT_SECRET":   "integration-test-secret-of-32-bytes-or-more",
 		})
-		api.waitHealthy(t, port)
+		api.WaitOK(t, healthCheck(port))
 
-		if err := api.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		if err := api.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatalf("send SIGTERM: %v", err)
 		}
 		const promptly = 5 * time.Second // well under the 15s shutdown timeout
 		select {
-		case <-api.done:
-			if api.err != nil {
-				t.Fatalf("exit after SIGTERM: %v, want status 0\n%s", api.err, api.output())
+		case <-api.Done():
+			if api.Err() != nil {
+				t.Fatalf("exit after SIGTERM: %v, want status 0\n%s", api.Err(), api.Output())
 			}
 		case <-time.After(promptly):
-			t.Fatalf("still running %v after SIGTERM\n%s", promptly, api.output())
+			t.Fatalf("still running %v after SIGTERM\n%s", promptly, api.Output())
 		}
 	})
 
@@ -60,12 +60,12 @@ func TestBinary(t *testing.T) {
 		t.Parallel()
 		port, metricsPort := freePort(t), freePort(t)
 		api := startAPI(t, bin, sqliteAPI(t, port, map[string]string{"METRICS_ADDR": "127.0.0.1:" + strconv.Itoa(metricsPort)}))
-		api.waitHealthy(t, port)
+		api.WaitOK(t, healthCheck(port))
 		get := func(url string) (int, string) {
 			t.Helper()
 			res, err := http.Get(url)
 			if err != nil {
-				t.Fatalf("GET %s: %v\n%s", url, err, api.output())
+				t.Fatalf("GET %s: %v\n%s", url, err, api.Output())
 			}
 			defer res.Body.Close()
 			b, _ := io.ReadAll(res.Body)
@@ -158,76 +158,16 @@ func apiEnv(config map[string]string) []string {
 	return env
 }
 
-// apiProcess is a running cmd/api binary.
-type apiProcess struct {
-	cmd  *exec.Cmd
-	logs string        // file holding its output
-	done chan struct{} // closed once it has exited
-	err  error         // its exit, once done is closed
-}
-
-// startAPI starts the binary with its output in a file. The process is
-// killed if it outlives t.
-func startAPI(t *testing.T, bin string, config map[string]string) *apiProcess {
+// startAPI starts the binary with exactly the given configuration as its
+// environment (see apiEnv).
+func startAPI(t *testing.T, bin string, config map[string]string) *testkit.Process {
 	t.Helper()
-	p := &apiProcess{logs: filepath.Join(t.TempDir(), "api.log"), done: make(chan struct{})}
-	out, err := os.Create(p.logs)
-	if err != nil {
-		t.Fatalf("create log: %v", err)
-	}
-	t.Cleanup(func() { out.Close() })
-	p.cmd = exec.Command(bin)
-	p.cmd.Env = apiEnv(config)
-	p.cmd.Stdout, p.cmd.Stderr = out, out
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
+	return testkit.Start(t, bin, apiEnv(config))
 }
 
-// output returns what the binary has written so far, for failure messages.
-func (p *apiProcess) output() string {
-	b, err := os.ReadFile(p.logs)
-	if err != nil {
-		return fmt.Sprintf("(no output: %v)", err)
-	}
-	return string(b)
-}
-
-// waitHealthy polls the health check at port until it answers 200, failing
-// t if the process exits first or takes too long.
-func (p *apiProcess) waitHealthy(t *testing.T, port int) {
-	t.Helper()
-	url := fmt.Sprintf("http://127.0.0.1:%d/health-check", port)
-	client := &http.Client{Timeout: time.Second}
-	deadline := time.After(30 * time.Second)
-	for {
-		if res, err := client.Get(url); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("exited before answering %s: %v\n%s", url, p.err, p.output())
-		case <-deadline:
-			t.Fatalf("no 200 from %s within 30s\n%s", url, p.output())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+// healthCheck is the URL of the health check of a binary on loopback port.
+func healthCheck(port int) string {
+	return fmt.Sprintf("http://127.0.0.1:%d/health-check", port)
 }
 
 // sqliteAPI is the configuration of a binary on loopback port with a

@@ -206,7 +206,7 @@ func gzipped(r io.Reader, times int) []byte {
 
 // bombTarget is the binary under test, with an admin logged in.
 type bombTarget struct {
-	api    *apiProcess
+	api    *testkit.Process
 	addr   string
 	token  string
 	userID int64
@@ -222,7 +222,7 @@ func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 		"ADMIN_PASSWORD": "bombs-pass-1",
 		"LOG_REQUESTS":   "false",
 	}))
-	api.waitHealthy(t, port)
+	api.WaitOK(t, healthCheck(port))
 	target := &bombTarget{api: api, addr: fmt.Sprintf("127.0.0.1:%d", port)}
 	login := testkit.Fetch(t, jsonRequest(t, http.MethodPost, target.url("/api/auth/login"), `{"username":"root@example.com","password":"bombs-pass-1"}`))
 	target.token = testkit.Decode[struct {
@@ -243,11 +243,11 @@ func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 
 func (b *bombTarget) url(path string) string { return "http://" + b.addr + path }
 
-func (b *bombTarget) pid() int { return b.api.cmd.Process.Pid }
+func (b *bombTarget) pid() int { return b.api.Cmd.Process.Pid }
 
 func (b *bombTarget) alive() bool {
 	select {
-	case <-b.api.done:
+	case <-b.api.Done():
 		return false
 	default:
 		return true
@@ -257,7 +257,7 @@ func (b *bombTarget) alive() bool {
 // serving reports whether the process is up and answers its health check.
 func (b *bombTarget) serving() error {
 	if !b.alive() {
-		return fmt.Errorf("exited: %v", b.api.err)
+		return fmt.Errorf("exited: %v", b.api.Err())
 	}
 	res, err := (&http.Client{Timeout: 2 * time.Second}).Get(b.url("/health-check"))
 	if err != nil {
@@ -272,8 +272,8 @@ func (b *bombTarget) serving() error {
 
 func (b *bombTarget) stop() {
 	if b.alive() {
-		_ = b.api.cmd.Process.Kill()
-		<-b.api.done
+		_ = b.api.Cmd.Process.Kill()
+		<-b.api.Done()
 	}
 }
 
@@ -315,7 +315,7 @@ func (b *bombTarget) fire(t *testing.T, c bombCase, summary *string) {
 	t.Log(*summary)
 
 	if serving != nil {
-		t.Errorf("the process is not serving after the bomb: %v\n%s", serving, tail(b.api.output()))
+		t.Errorf("the process is not serving after the bomb: %v\n%s", serving, tail(b.api.Output()))
 	}
 	if !c.token {
 		switch {

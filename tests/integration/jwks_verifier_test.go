@@ -61,10 +61,10 @@ func testAnotherServiceVerifiesByJWKSAlone(t *testing.T, dsn string) {
 	// start runs the service until stop, which waits for it to exit.
 	start := func() (stop func()) {
 		p := startAPI(t, bin, env)
-		p.waitHealthy(t, port)
+		p.WaitOK(t, healthCheck(port))
 		return func() {
-			_ = p.cmd.Process.Kill()
-			<-p.done
+			_ = p.Cmd.Process.Kill()
+			<-p.Done()
 		}
 	}
 	login := func() string {

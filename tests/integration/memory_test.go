@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // This file holds what the memory tests (bombs_test.go) need: bodies made
@@ -183,7 +185,7 @@ func limitMemory(t *testing.T, bin string, size int64) *memoryLimit {
 
 // start starts the binary under the limit, as startAPI does (the script
 // execs it, so the process is the binary's own).
-func (l *memoryLimit) start(t *testing.T, config map[string]string) *apiProcess {
+func (l *memoryLimit) start(t *testing.T, config map[string]string) *testkit.Process {
 	t.Helper()
 	env := maps.Clone(config)
 	maps.Copy(env, l.env)
@@ -195,17 +197,17 @@ func (l *memoryLimit) start(t *testing.T, config map[string]string) *apiProcess 
 }
 
 // watch kills p once its resident memory passes the budget.
-func (l *memoryLimit) watch(p *apiProcess) {
+func (l *memoryLimit) watch(p *testkit.Process) {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
-		case <-p.done:
+		case <-p.Done():
 			return
 		case <-tick.C:
-			if rss, err := procStatus(p.cmd.Process.Pid, "VmRSS"); err == nil && rss > l.bytes {
+			if rss, err := procStatus(p.Cmd.Process.Pid, "VmRSS"); err == nil && rss > l.bytes {
 				l.killed.Store(true)
-				_ = p.cmd.Process.Kill()
+				_ = p.Cmd.Process.Kill()
 				return
 			}
 		}

@@ -199,7 +199,7 @@ func TestReadReplicasBinary(t *testing.T) {
 		"ADMIN_EMAIL":    "first@example.com",
 		"ADMIN_PASSWORD": "replica-pass-1",
 	})
-	api.waitHealthy(t, port)
+	api.WaitOK(t, healthCheck(port))
 	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/api"
 	call := func(t *testing.T, method, path, token, body string) testkit.Response {
 		t.Helper()
@@ -235,7 +235,7 @@ func TestReadReplicasBinary(t *testing.T) {
 		t.Helper()
 		res := call(t, http.MethodGet, "/users", token, "")
 		if res.Status != http.StatusOK {
-			t.Fatalf("list users: %d %s\n%s", res.Status, res.Body, api.output())
+			t.Fatalf("list users: %d %s\n%s", res.Status, res.Body, api.Output())
 		}
 		return len(testkit.Decode[struct {
 			Data []any `json:"data"`

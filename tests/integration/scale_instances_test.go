@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
@@ -29,7 +30,7 @@ func TestInstancesStartTogether(t *testing.T) {
 	bin := buildAPI(t)
 
 	const instances = 8
-	procs := make([]*apiProcess, instances)
+	procs := make([]*testkit.Process, instances)
 	ports := make([]int, instances)
 	began := time.Now()
 	for i := range instances {
@@ -45,7 +46,7 @@ func TestInstancesStartTogether(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for i, p := range procs {
-		wg.Go(func() { p.waitHealthy(t, ports[i]) })
+		wg.Go(func() { p.WaitOK(t, healthCheck(ports[i])) })
 	}
 	wg.Wait()
 	if t.Failed() {
@@ -55,7 +56,7 @@ func TestInstancesStartTogether(t *testing.T) {
 
 	t.Run("every instance is healthy and logged no error", func(t *testing.T) {
 		for i, p := range procs {
-			for _, line := range strings.Split(p.output(), "\n") {
+			for _, line := range strings.Split(p.Output(), "\n") {
 				if strings.Contains(line, `"level":"ERROR"`) || strings.Contains(line, `"error"`) {
 					t.Errorf("instance %d logged an error: %s", i, line)
 				}
@@ -66,7 +67,7 @@ func TestInstancesStartTogether(t *testing.T) {
 	t.Run("one instance applied the migrations and the others found them applied", func(t *testing.T) {
 		applied := 0
 		for _, p := range procs {
-			if strings.Contains(p.output(), `"msg":"applied migrations"`) {
+			if strings.Contains(p.Output(), `"msg":"applied migrations"`) {
 				applied++
 			}
 		}

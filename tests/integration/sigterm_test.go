@@ -26,7 +26,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		"SHUTDOWN_DELAY":   delay.String(),
 		"SHUTDOWN_TIMEOUT": timeout.String(),
 	}))
-	api.waitHealthy(t, port)
+	api.WaitOK(t, healthCheck(port))
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	probe := func(path string) (int, error) {
@@ -39,7 +39,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	}
 	for _, p := range []string{"/livez", "/readyz"} {
 		if status, err := probe(p); err != nil || status != http.StatusOK {
-			t.Fatalf("GET %s before SIGTERM = %d, %v; want 200\n%s", p, status, err, api.output())
+			t.Fatalf("GET %s before SIGTERM = %d, %v; want 200\n%s", p, status, err, api.Output())
 		}
 	}
 
@@ -52,7 +52,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	fmt.Fprintf(slow, "POST /api/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":")
 	time.Sleep(200 * time.Millisecond)
 
-	if err := api.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := api.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("send SIGTERM: %v", err)
 	}
 	sent := time.Now()
@@ -70,7 +70,7 @@ func TestSIGTERMDrains(t *testing.T) {
 
 	t.Run("readyz answers 503 before the listener closes", func(t *testing.T) {
 		if sawNotReady == 0 || closed == 0 || sawNotReady >= closed {
-			t.Errorf("503 seen after %s, listener closed after %s; want the 503 first\n%s", sawNotReady, closed, api.output())
+			t.Errorf("503 seen after %s, listener closed after %s; want the 503 first\n%s", sawNotReady, closed, api.Output())
 		}
 		if closed < delay {
 			t.Errorf("listener closed %s after SIGTERM, before SHUTDOWN_DELAY %s", closed, delay)
@@ -78,17 +78,17 @@ func TestSIGTERMDrains(t *testing.T) {
 	})
 
 	select {
-	case <-api.done:
+	case <-api.Done():
 	case <-time.After(delay + timeout + 10*time.Second):
-		t.Fatalf("still running after SIGTERM\n%s", api.output())
+		t.Fatalf("still running after SIGTERM\n%s", api.Output())
 	}
 
 	t.Run("the stalled connection is cut, logged with its count, and the exit is non-zero", func(t *testing.T) {
 		var exit *exec.ExitError
-		if !errors.As(api.err, &exit) || exit.ExitCode() == 0 {
-			t.Errorf("exit %v, want a non-zero status", api.err)
+		if !errors.As(api.Err(), &exit) || exit.ExitCode() == 0 {
+			t.Errorf("exit %v, want a non-zero status", api.Err())
 		}
-		out := api.output()
+		out := api.Output()
 		if !strings.Contains(out, "cutting the connections still open") || !strings.Contains(out, "connections=1") {
 			t.Errorf("no log line cutting 1 connection:\n%s", out)
 		}

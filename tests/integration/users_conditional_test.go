@@ -186,7 +186,7 @@ func startInstances(t *testing.T, n int, dsn string, extra map[string]string) []
 			"AUTH_RATE_LIMIT": "0", "MIGRATE_ON_START": "true",
 		}
 		maps.Copy(env, extra)
-		startAPI(t, bin, env).waitHealthy(t, port)
+		startAPI(t, bin, env).WaitOK(t, healthCheck(port))
 		bases[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
 	}
 	return bases
