@@ -123,17 +123,21 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 		if pos.Count != nil && time.Since(pos.Count.At) < countMaxAge {
 			carried = pos.Count
 		}
+		s.page = pos.Page + 1
+		offset = s.page * limit
 		and := " WHERE "
 		if cond != "" {
 			and = " AND "
 		}
-		if s.sort == "-created_at" {
-			page += and + "(created_at, id) < ($" + strconv.Itoa(len(args)+1) + ", $" + strconv.Itoa(len(args)+2) + ")"
-			args = append(slices.Clip(args), s.afterCreated, s.afterID)
+		n := strconv.Itoa(len(args) + 1)
+		if s.sort == "-created_at" && len(pos.After) == 2 {
+			page += and + "(created_at, id) < ($" + n + ", $" + strconv.Itoa(len(args)+2) + ")"
+		} else if len(pos.After) == 1 {
+			page += and + "id > $" + n
 		} else {
-			page += and + "id > $" + strconv.Itoa(len(args)+1)
-			args = append(slices.Clip(args), s.afterID)
+			return nil, fmt.Errorf("a cursor of %d keys for sort %q", len(pos.After), s.sort)
 		}
+		args = append(slices.Clip(args), pos.After...)
 		page += order + " LIMIT " + strconv.Itoa(limit+1)
 	} else {
 		page += order + " LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(offset)

@@ -18,14 +18,21 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // settings of a run, from the environment.
 type settings struct {
-	sizes   []int
-	rounds  int
-	cell    time.Duration
-	workers int
+	sizes     []int
+	rounds    int
+	cell      time.Duration
+	workers   int
+	transport string
 }
 
 func readSettings(b *testing.B) settings {
-	s := settings{sizes: []int{10_000, 100_000, 1_000_000}, rounds: 3, cell: 1500 * time.Millisecond, workers: 8}
+	s := settings{sizes: []int{10_000, 100_000, 1_000_000}, rounds: 3, cell: 1500 * time.Millisecond, workers: 8, transport: transportHandler}
+	if v := os.Getenv("BENCH_TRANSPORT"); v != "" {
+		if v != transportHandler && v != transportHTTP {
+			b.Fatalf("BENCH_TRANSPORT: %q is neither %s nor %s", v, transportHandler, transportHTTP)
+		}
+		s.transport = v
+	}
 	if v := os.Getenv("BENCH_SIZES"); v != "" {
 		s.sizes = nil
 		for _, f := range strings.Split(v, ",") {
@@ -60,18 +67,24 @@ const (
 	implToday = iota
 	implService
 	implRaw
+	implRawFiber
 	implCount
 )
 
-var implNames = [implCount]string{"today (count + OFFSET)", "service", "raw pgx, same strategy"}
+// implNames name the implementations on each transport.
+var implNames = map[string][implCount]string{
+	transportHandler: {"today (count + OFFSET)", "service", "raw pgx, same strategy", "raw pgx on raw Fiber"},
+	transportHTTP:    {"today (count + OFFSET, net/http)", "service", "raw pgx + net/http, same strategy", "raw pgx + raw Fiber"},
+}
+
+// call is one request of an implementation, from a worker.
+type call func(ctx context.Context, worker int, sc scenario) error
 
 // size is one seeded database and the implementations on it.
 type size struct {
 	rows      int
 	scenarios []scenario
-	service   *service
-	raw       *rawList
-	today     *rawList
+	impls     [implCount]call
 	// cells[scenario][impl] holds one cell per round.
 	cells [][implCount][]cell
 }
@@ -101,14 +114,47 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sz := &size{rows: rows, scenarios: scenarios(rows), service: svc,
-		raw:   &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}},
-		today: &rawList{pool: pool, cursors: cursors, today: true}}
+	sz := &size{rows: rows, scenarios: scenarios(rows)}
 	for i, sc := range sz.scenarios {
 		if sc.byCursor {
-			if sz.scenarios[i].cursor, sz.scenarios[i].afterID, sz.scenarios[i].afterCreated, err = svc.cursorBefore(ctx, sc); err != nil {
+			if sz.scenarios[i].cursor, err = svc.cursorBefore(ctx, sc); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+	// raw pgx bare and on Fiber each remember their own overruns and
+	// estimates, as the service does.
+	newRaw := func() *rawList {
+		return &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}}
+	}
+	raw, onFiber := newRaw(), newRaw()
+	today := &rawList{pool: pool, cursors: cursors, today: true}
+	byPath := func(get func(ctx context.Context, worker int, path string) ([]byte, error)) call {
+		return func(ctx context.Context, w int, sc scenario) error {
+			_, err := get(ctx, w, sc.path())
+			return err
+		}
+	}
+	if st.transport == transportHandler {
+		direct := func(r *rawList) call {
+			return func(ctx context.Context, _ int, sc scenario) error {
+				_, err := r.list(ctx, sc)
+				return err
+			}
+		}
+		sz.impls = [implCount]call{direct(today), byPath(svc.get), direct(raw), byPath(newTarget(rawFiber(onFiber), "", st.workers).get)}
+	} else {
+		for impl, app := range [implCount]any{rawHandler(today), svc.app, rawHandler(raw), rawFiber(onFiber)} {
+			authorization := ""
+			if impl == implService {
+				authorization = svc.authorization
+			}
+			r, stop, err := listen(app, authorization, st.workers)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(stop)
+			sz.impls[impl] = byPath(r.get)
 		}
 	}
 	sz.cells = make([][implCount][]cell, len(sz.scenarios))
@@ -117,25 +163,10 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 
 // run loads one implementation on one scenario.
 func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
-	switch impl {
-	case implService:
-		return load(ctx, st.workers, d, func(ctx context.Context, w int) error {
-			_, err := sz.service.get(ctx, w, sc.path())
-			return err
-		})
-	case implRaw:
-		return load(ctx, st.workers, d, func(ctx context.Context, _ int) error {
-			_, err := sz.raw.list(ctx, sc)
-			return err
-		})
-	}
-	if sc.byCursor { // today had no cursors: the same page by offset
+	if impl == implToday { // today had no cursors: the same page by offset
 		sc.byCursor = false
 	}
-	return load(ctx, st.workers, d, func(ctx context.Context, _ int) error {
-		_, err := sz.today.list(ctx, sc)
-		return err
-	})
+	return load(ctx, st.workers, d, func(ctx context.Context, w int) error { return sz.impls[impl](ctx, w, sc) })
 }
 
 // BenchmarkScale seeds every size, warms every cell up once, then runs the
@@ -153,7 +184,7 @@ func BenchmarkScale(b *testing.B) {
 		for _, sc := range sz.scenarios {
 			for impl := range implCount {
 				if _, err := sz.run(ctx, impl, sc, st, st.cell/5); err != nil {
-					b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[impl], err)
+					b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[st.transport][impl], err)
 				}
 			}
 		}
@@ -166,7 +197,7 @@ func BenchmarkScale(b *testing.B) {
 					impl := (k + round) % implCount
 					c, err := sz.run(ctx, impl, sc, st, st.cell)
 					if err != nil {
-						b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[impl], err)
+						b.Fatalf("%d rows, %s, %s: %v", sz.rows, sc.name, implNames[st.transport][impl], err)
 					}
 					sz.cells[i][impl] = append(sz.cells[i][impl], c)
 				}
@@ -176,4 +207,28 @@ func BenchmarkScale(b *testing.B) {
 	}
 	b.StopTimer()
 	report(b, sizes, st)
+}
+
+// BenchmarkCursorPage serves the deep page by cursor of a 10k-user table
+// one request at a time, on the handler path, by the service and by raw
+// pgx bare and on raw Fiber: what each costs per request where the
+// database does least, for profiles and benchstat -col /impl.
+func BenchmarkCursorPage(b *testing.B) {
+	ctx := context.Background()
+	sz := setUp(b, ctx, 10_000, settings{workers: 1, transport: transportHandler})
+	var sc scenario
+	for _, s := range sz.scenarios {
+		if s.byCursor && s.sort == "" {
+			sc = s
+		}
+	}
+	for _, impl := range []int{implService, implRaw, implRawFiber} {
+		b.Run("impl="+strings.NewReplacer(" ", "-", ",", "").Replace(implNames[transportHandler][impl]), func(b *testing.B) {
+			for b.Loop() {
+				if err := sz.impls[impl](ctx, 0, sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -1,9 +1,9 @@
 package dbscale
 
 import (
+	"fmt"
 	"net/url"
 	"strconv"
-	"time"
 )
 
 // limit is the page size of every scenario.
@@ -17,11 +17,8 @@ type scenario struct {
 	role, q string
 	// sort is the sort parameter: empty for id order, or -created_at.
 	sort string
-	// page is the page index; with afterID (and afterCreated when sorted)
-	// the page after the row with those keys, found by keyset.
-	page         int
-	afterID      int64
-	afterCreated time.Time
+	// page is the page index; by cursor, the page after the cursor's.
+	page int
 	// cursor is the service's cursor of the page before, for byCursor.
 	cursor   string
 	byCursor bool
@@ -46,6 +43,24 @@ func (s scenario) path() string {
 		v.Set("sort", s.sort)
 	}
 	return "/api/users?" + v.Encode()
+}
+
+// scenarioOf reads the scenario of a request from its query parameters,
+// as path writes them: what a raw HTTP handler parses.
+func scenarioOf(query func(key string) string) (scenario, error) {
+	s := scenario{role: query("role"), q: query("q"), sort: query("sort"), cursor: query("cursor")}
+	s.byCursor = s.cursor != ""
+	if s.byCursor {
+		return s, nil
+	}
+	var err error
+	if s.page, err = strconv.Atoi(query("page")); err != nil || s.page < 0 {
+		return s, fmt.Errorf("page %q", query("page"))
+	}
+	if l := query("limit"); l != strconv.Itoa(limit) {
+		return s, fmt.Errorf("limit %q: the raw lists page by %d", l, limit)
+	}
+	return s, nil
 }
 
 // deepPage is the page index of the deep scenarios: 25,000 where the table
