@@ -238,7 +238,12 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		cfg.Idempotency = idempotencyKeys(opts.Context, db, logger)
 	}
 
-	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db))
+	// No login's password check outlives its request's deadline.
+	checkWithin := cfg.RequestTimeout
+	if checkWithin <= 0 {
+		checkWithin = router.DefaultRequestTimeout
+	}
+	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db), checkWithin)
 	go every(opts.Context, loginFailurePruneEvery, "prune login failures", logger, throttle.Prune)
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))

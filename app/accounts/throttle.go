@@ -30,11 +30,17 @@ func (e *Throttled) Error() string {
 // database, so that the limit holds across instances.
 type LoginThrottle struct {
 	failures *repositories.LoginFailures
+	// checkWithin bounds how long a login's password check can take: a
+	// login pending for longer ended without saying how, and counts as a
+	// failure.
+	checkWithin time.Duration
 }
 
-// NewLoginThrottle returns the throttle over the failures repository.
-func NewLoginThrottle(failures *repositories.LoginFailures) *LoginThrottle {
-	return &LoginThrottle{failures: failures}
+// NewLoginThrottle returns the throttle over the failures repository;
+// checkWithin bounds how long a login's password check can take (the
+// request deadline).
+func NewLoginThrottle(failures *repositories.LoginFailures, checkWithin time.Duration) *LoginThrottle {
+	return &LoginThrottle{failures: failures, checkWithin: checkWithin}
 }
 
 // Prune deletes the failed logins that no longer count at now: those
@@ -44,8 +50,8 @@ func (t *LoginThrottle) Prune(ctx context.Context, now time.Time) error {
 }
 
 // Attempt is a login counted against its account and address while its
-// password is checked: it ends as Succeeded, or Abandon when its password
-// was not checked.
+// password is checked: it ends as Succeeded, Failed, or Abandon when its
+// password was not checked.
 type Attempt struct {
 	t              *LoginThrottle
 	id             int64
@@ -56,8 +62,11 @@ type Attempt struct {
 // password is checked, so that concurrent guesses count against each other:
 // of any number sent at once, at most LoginFailuresMax get a password
 // checked. Past the limit it returns a *Throttled, whatever the password
-// this time. address is the client's canonical key (clientip.Key), so a
-// client cannot pick a fresh one per guess.
+// this time, whose Wait is when a login may pass again: when the window
+// forgets the oldest failure or, while logins are still being checked,
+// when the last of them has ended, since a success forgets them all.
+// address is the client's canonical key (clientip.Key), so a client cannot
+// pick a fresh one per guess.
 func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Attempt, error) {
 	now := time.Now()
 	id, err := t.failures.Add(ctx, email, address, now)
@@ -65,7 +74,7 @@ func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Atte
 		return nil, err
 	}
 	a := &Attempt{t: t, id: id, email: email, address: address}
-	n, oldest, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow))
+	n, oldest, pending, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow), id)
 	if err != nil {
 		return nil, a.Abandon(ctx, err)
 	}
@@ -76,12 +85,24 @@ func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Atte
 	if err := a.Abandon(ctx, nil); err != nil {
 		return nil, err
 	}
-	return nil, &Throttled{Wait: oldest.Add(loginFailureWindow).Sub(now)}
+	wait := oldest.Add(loginFailureWindow).Sub(now)
+	// The logins still being checked may succeed, which forgets every
+	// failure: a login may pass once the last of them has ended.
+	if ends := pending.Add(t.checkWithin).Sub(now); !pending.IsZero() && ends > 0 && ends < wait {
+		wait = ends
+	}
+	return nil, &Throttled{Wait: wait}
 }
 
 // Succeeded forgets the failures of the attempt's account and address.
 func (a *Attempt) Succeeded(ctx context.Context) error {
 	return a.t.failures.Clear(ctx, a.email, a.address)
+}
+
+// Failed records the attempt as a failed login: its password was wrong.
+// It runs even when ctx is done, as Abandon does.
+func (a *Attempt) Failed(ctx context.Context) error {
+	return a.t.failures.Failed(context.WithoutCancel(ctx), a.id)
 }
 
 // Abandon uncounts an attempt whose password was not checked (refused,

@@ -29,7 +29,7 @@ func newThrottleFixture(t *testing.T) *throttleFixture {
 		t.Fatalf("migrate: %v", err)
 	}
 	failures := repositories.NewLoginFailures(db)
-	return &throttleFixture{t: t, db: db, failures: failures, throttle: NewLoginThrottle(failures)}
+	return &throttleFixture{t: t, db: db, failures: failures, throttle: NewLoginThrottle(failures, checkWithin)}
 }
 
 // try begins a login for email from address and returns the attempt and
@@ -40,13 +40,41 @@ func (f *throttleFixture) try(email, address string) (*Attempt, error) {
 }
 
 // fail begins n logins for email from address that all get their password
-// checked (and fail), or fails the test.
+// checked and fail, or fails the test.
 func (f *throttleFixture) fail(n int, email, address string) {
 	f.t.Helper()
+	for _, a := range f.begin(n, email, address) {
+		if err := a.Failed(f.t.Context()); err != nil {
+			f.t.Fatalf("failed: %v", err)
+		}
+	}
+}
+
+// begin begins n logins for email from address that all may have their
+// password checked, and returns them in flight, or fails the test.
+func (f *throttleFixture) begin(n int, email, address string) []*Attempt {
+	f.t.Helper()
+	attempts := make([]*Attempt, n)
 	for i := range n {
-		if _, err := f.try(email, address); err != nil {
+		a, err := f.try(email, address)
+		if err != nil {
 			f.t.Fatalf("login %d of %s from %s: %v, want its password checked", i+1, email, address, err)
 		}
+		attempts[i] = a
+	}
+	return attempts
+}
+
+// failedAt records a failed login for email from address at at, or fails
+// the test.
+func (f *throttleFixture) failedAt(email, address string, at time.Time) {
+	f.t.Helper()
+	id, err := f.failures.Add(f.t.Context(), email, address, at)
+	if err == nil {
+		err = f.failures.Failed(f.t.Context(), id)
+	}
+	if err != nil {
+		f.t.Fatalf("add failure: %v", err)
 	}
 }
 
@@ -78,6 +106,8 @@ const (
 	victim   = "victim@example.com"
 	attacker = "203.0.113.7"
 	window   = int(loginFailureWindow / time.Second)
+	// checkWithin bounds a password check in these tests.
+	checkWithin = 10 * time.Second
 )
 
 func TestLoginThrottleRefusesTheSixthFailure(t *testing.T) {
@@ -152,9 +182,7 @@ func TestLoginThrottleWindow(t *testing.T) {
 			f := newThrottleFixture(t)
 			at := time.Now().Add(-tt.ago)
 			for range LoginFailuresMax {
-				if _, err := f.failures.Add(t.Context(), victim, attacker, at); err != nil {
-					t.Fatalf("add failure: %v", err)
-				}
+				f.failedAt(victim, attacker, at)
 			}
 			if tt.maxWait == 0 {
 				f.fail(1, victim, attacker)
@@ -169,9 +197,7 @@ func TestLoginThrottlePruneForgetsWhatNoLongerCounts(t *testing.T) {
 	f := newThrottleFixture(t)
 	now := time.Now()
 	for _, ago := range []time.Duration{loginFailureWindow + time.Hour, loginFailureWindow + time.Second, loginFailureWindow - time.Minute, time.Second} {
-		if _, err := f.failures.Add(t.Context(), victim, attacker, now.Add(-ago)); err != nil {
-			t.Fatalf("add failure: %v", err)
-		}
+		f.failedAt(victim, attacker, now.Add(-ago))
 	}
 	if err := f.throttle.Prune(t.Context(), now); err != nil {
 		t.Fatalf("prune: %v", err)
@@ -182,4 +208,35 @@ func TestLoginThrottlePruneForgetsWhatNoLongerCounts(t *testing.T) {
 	// The two left still count: three more failures reach the limit.
 	f.fail(LoginFailuresMax-2, victim, attacker)
 	f.refused(victim, attacker, 1, window)
+}
+
+func TestLoginThrottleWaitsForLoginsInFlight(t *testing.T) {
+	checkSeconds := int(checkWithin / time.Second)
+	t.Run("logins sent at once: the refused one may retry once they end", func(t *testing.T) {
+		f := newThrottleFixture(t)
+		inFlight := f.begin(LoginFailuresMax, victim, attacker)
+		f.refused(victim, attacker, checkSeconds-5, checkSeconds)
+		// One of them had the right password: every failure is forgotten.
+		if err := inFlight[0].Succeeded(t.Context()); err != nil {
+			t.Fatalf("succeeded: %v", err)
+		}
+		f.fail(1, victim, attacker)
+	})
+	t.Run("wrong passwords sent at once: the window, once they failed", func(t *testing.T) {
+		f := newThrottleFixture(t)
+		for _, a := range f.begin(LoginFailuresMax, victim, attacker) {
+			if err := a.Failed(t.Context()); err != nil {
+				t.Fatalf("failed: %v", err)
+			}
+		}
+		f.refused(victim, attacker, window-5, window)
+	})
+	t.Run("a login pending past any check counts as a failure", func(t *testing.T) {
+		f := newThrottleFixture(t)
+		if _, err := f.failures.Add(t.Context(), victim, attacker, time.Now().Add(-checkWithin-time.Second)); err != nil {
+			t.Fatalf("add: %v", err)
+		}
+		f.fail(LoginFailuresMax-1, victim, attacker)
+		f.refused(victim, attacker, window-checkSeconds-5, window-checkSeconds)
+	})
 }

@@ -166,7 +166,11 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 		return nil, accountError(rc.Fiber(), try.Abandon(ctx, err), "password")
 	}
 	if !ok {
-		return nil, errInvalidCredentials // counted by Begin
+		// Counted by Begin, now known to be a failure.
+		if err := try.Failed(ctx); err != nil {
+			return nil, err
+		}
+		return nil, errInvalidCredentials
 	}
 	if err := try.Succeeded(ctx); err != nil {
 		return nil, err

@@ -71,4 +71,7 @@ type LoginFailure struct {
 	Email    string    `bun:"email,notnull"`
 	Address  string    `bun:"address,notnull"`
 	FailedAt time.Time `bun:"failed_at,notnull"`
+	// Pending is true while the login's password is being checked: it
+	// counts as a failure until it is known to be one, or forgotten.
+	Pending bool `bun:"pending,notnull,default:false"`
 }

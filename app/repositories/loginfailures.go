@@ -22,34 +22,50 @@ func NewLoginFailures(db bun.IDB) *LoginFailures {
 }
 
 // Recent returns how many logins for email from address failed after
-// since, and when the oldest of them failed. It counts every failure it
-// can see, not only those recorded before a given one: ids are handed out
-// before their rows commit, so an attempt that counted only the failures
-// with a smaller id could miss one that commits after it counts, and of
-// attempts sent at once more than the limit could pass. Counting them all,
-// each attempt that passes has seen every attempt that passed before it.
-func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time) (int, time.Time, error) {
+// since, or are pending (their password being checked), when the oldest of
+// them failed, and when the newest pending one but self began (zero when
+// none is). It counts every failure it can see, not only those recorded
+// before a given one: ids are handed out before their rows commit, so an
+// attempt that counted only the failures with a smaller id could miss one
+// that commits after it counts, and of attempts sent at once more than the
+// limit could pass. Counting them all, each attempt that passes has seen
+// every attempt that passed before it.
+func (r *LoginFailures) Recent(ctx context.Context, email, address string, since time.Time, self int64) (n int, oldest, pending time.Time, err error) {
 	var rows []models.LoginFailure
-	if err := r.db.NewSelect().Model(&rows).Column("failed_at").
+	if err := r.db.NewSelect().Model(&rows).Column("id", "failed_at", "pending").
 		Where("email = ?", email).Where("address = ?", address).Where("failed_at > ?", since).
 		Order("failed_at").
 		Scan(ctx); err != nil {
-		return 0, time.Time{}, fmt.Errorf("select login failures: %w", err)
+		return 0, time.Time{}, time.Time{}, fmt.Errorf("select login failures: %w", err)
 	}
 	if len(rows) == 0 {
-		return 0, time.Time{}, nil
+		return 0, time.Time{}, time.Time{}, nil
 	}
-	return len(rows), rows[0].FailedAt, nil
+	for _, f := range rows {
+		if f.Pending && f.ID != self && f.FailedAt.After(pending) {
+			pending = f.FailedAt
+		}
+	}
+	return len(rows), rows[0].FailedAt, pending, nil
 }
 
-// Add records a failed login for email from address at now and returns
-// its id.
+// Add records a login for email from address at now, pending while its
+// password is checked, and returns its id.
 func (r *LoginFailures) Add(ctx context.Context, email, address string, now time.Time) (int64, error) {
-	f := &models.LoginFailure{Email: email, Address: address, FailedAt: now}
+	f := &models.LoginFailure{Email: email, Address: address, FailedAt: now, Pending: true}
 	if _, err := r.db.NewInsert().Model(f).Returning("id").Exec(ctx); err != nil {
 		return 0, fmt.Errorf("insert login failure: %w", err)
 	}
 	return f.ID, nil
+}
+
+// Failed marks the pending login with the id as a failure: its password
+// was wrong.
+func (r *LoginFailures) Failed(ctx context.Context, id int64) error {
+	if _, err := r.db.NewUpdate().Model((*models.LoginFailure)(nil)).Set("pending = ?", false).Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("mark login failure %d: %w", id, err)
+	}
+	return nil
 }
 
 // Remove forgets one recorded failure.

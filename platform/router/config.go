@@ -278,7 +278,9 @@ const (
 	defaultBodyLimit      = 200 * 1024 * 1024
 	defaultTokenCacheSize = 10000
 	defaultHealthTimeout  = 2 * time.Second
-	defaultRequestTimeout = 10 * time.Second
+	// DefaultRequestTimeout is the RequestTimeout of a Config that leaves
+	// it zero.
+	DefaultRequestTimeout = 10 * time.Second
 	defaultRetryAfter     = 5 * time.Second
 	defaultIdempotencyTTL = 24 * time.Hour
 	defaultReadTimeout    = 60 * time.Second
@@ -329,7 +331,7 @@ func configDefault(cfg Config) Config {
 		cfg.HealthTimeout = defaultHealthTimeout
 	}
 	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = defaultRequestTimeout
+		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	if cfg.IdempotencyTTL <= 0 {
 		cfg.IdempotencyTTL = defaultIdempotencyTTL

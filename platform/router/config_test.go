@@ -34,7 +34,7 @@ func TestConfigDefaults(t *testing.T) {
 		{"MaxLimit", zero.MaxLimit, negative.MaxLimit, paging.DefaultMaxLimit, set.MaxLimit},
 		{"TokenCacheSize", zero.TokenCacheSize, nil, defaultTokenCacheSize, set.TokenCacheSize},
 		{"HealthTimeout", zero.HealthTimeout, negative.HealthTimeout, defaultHealthTimeout, set.HealthTimeout},
-		{"RequestTimeout", zero.RequestTimeout, negative.RequestTimeout, defaultRequestTimeout, set.RequestTimeout},
+		{"RequestTimeout", zero.RequestTimeout, negative.RequestTimeout, DefaultRequestTimeout, set.RequestTimeout},
 		{"RetryAfter", zero.RetryAfter, negative.RetryAfter, defaultRetryAfter, set.RetryAfter},
 		{"ReadTimeout", zero.ReadTimeout, negative.ReadTimeout, defaultReadTimeout, set.ReadTimeout},
 		{"WriteTimeout", zero.WriteTimeout, negative.WriteTimeout, defaultWriteTimeout, set.WriteTimeout},

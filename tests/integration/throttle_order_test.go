@@ -24,7 +24,7 @@ func TestThrottleCountsFailuresThatCommitOutOfOrder(t *testing.T) {
 	db := openMigrated(t, pgtest.NewDatabase(t))
 	ctx := t.Context()
 	failures := repositories.NewLoginFailures(db)
-	throttle := accounts.NewLoginThrottle(failures)
+	throttle := accounts.NewLoginThrottle(failures, 10*time.Second)
 	const email, address = "raced@example.com", "192.0.2.7"
 	for i := range accounts.LoginFailuresMax - 1 {
 		if _, err := throttle.Begin(ctx, email, address); err != nil {
@@ -49,7 +49,7 @@ func TestThrottleCountsFailuresThatCommitOutOfOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A counts now, as its Begin would after its insert.
-	n, _, err := failures.Recent(ctx, email, address, time.Now().Add(-time.Hour))
+	n, _, _, err := failures.Recent(ctx, email, address, time.Now().Add(-time.Hour), a.ID)
 	if err != nil || n != accounts.LoginFailuresMax+1 {
 		t.Fatalf("guess A counts %d failures (%v), want %d: B's, committed after A's id was taken, too", n, err, accounts.LoginFailuresMax+1)
 	}
