@@ -20,6 +20,9 @@ const (
 // address may try again after Wait.
 type Throttled struct {
 	Wait time.Duration
+	// InFlight is true when the wait is for logins still being checked,
+	// not for the window to forget failures.
+	InFlight bool
 }
 
 func (e *Throttled) Error() string {
@@ -85,13 +88,13 @@ func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Atte
 	if err := a.Abandon(ctx, nil); err != nil {
 		return nil, err
 	}
-	wait := oldest.Add(loginFailureWindow).Sub(now)
+	th := &Throttled{Wait: oldest.Add(loginFailureWindow).Sub(now)}
 	// The logins still being checked may succeed, which forgets every
 	// failure: a login may pass once the last of them has ended.
-	if ends := pending.Add(t.checkWithin).Sub(now); !pending.IsZero() && ends > 0 && ends < wait {
-		wait = ends
+	if ends := pending.Add(t.checkWithin).Sub(now); !pending.IsZero() && ends > 0 && ends < th.Wait {
+		th.Wait, th.InFlight = ends, true
 	}
-	return nil, &Throttled{Wait: wait}
+	return nil, th
 }
 
 // Succeeded forgets the failures of the attempt's account and address.

@@ -79,7 +79,8 @@ func (f *throttleFixture) failedAt(email, address string, at time.Time) {
 }
 
 // refused asserts that a login for email from address is refused, with a
-// wait within [minWait, maxWait] seconds.
+// wait within [minWait, maxWait] seconds, for logins in flight or for the
+// window as the wait says.
 func (f *throttleFixture) refused(email, address string, minWait, maxWait int) {
 	f.t.Helper()
 	a, err := f.try(email, address)
@@ -89,6 +90,9 @@ func (f *throttleFixture) refused(email, address string, minWait, maxWait int) {
 	}
 	if wait := int(math.Ceil(th.Wait.Seconds())); wait < minWait || wait > maxWait {
 		f.t.Errorf("wait %s, want [%d, %d] s", th.Wait, minWait, maxWait)
+	}
+	if inFlight := th.Wait <= checkWithin; th.InFlight != inFlight {
+		f.t.Errorf("a wait of %s says in flight %t, want %t", th.Wait, th.InFlight, inFlight)
 	}
 }
 

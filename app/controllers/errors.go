@@ -65,6 +65,9 @@ func accountError(c *fiber.Ctx, err error, field string) error {
 		wait := ratelimit.Seconds(th.Wait)
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
 		ratelimit.SetHeaders(c, accounts.LoginFailuresMax, 0, wait)
+		if th.InFlight {
+			return ErrTooManyRequests.WithDetail("Too many logins for this account from this address at once; try again in %d seconds.", wait)
+		}
 		return ErrTooManyRequests.WithDetail("Too many failed logins for this account from this address; try again in %d seconds.", wait)
 	}
 	return err
