@@ -237,7 +237,7 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 }
 
 // within counts exactly unless it takes longer than budget, which reports
-// ok false. The count is one statement, with no transaction of its own, on
+// ok false, even when the count came back. The count is one statement, with no transaction of its own, on
 // a connection taken from the pool before the budget starts, so that
 // waiting for one under load does not count against it: on PostgreSQL the
 // driver cancels the statement on the server when the budget ends, and
@@ -264,7 +264,11 @@ func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok b
 	defer cancel()
 	err = c.db.NewSelect().Conn(conn).ColumnExpr("count(*)").TableExpr("(?) AS counted", c.base).Scan(cctx, &n)
 	switch {
-	case err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+	case errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
+		// Over budget, whether the statement was cancelled or came back
+		// before the cancellation reached the server: a late count is not
+		// used, so that the query is remembered as over budget and its
+		// pages answer alike.
 		return 0, false, nil
 	case err != nil:
 		return 0, false, fmt.Errorf("count within %s: %w", budget, err)
