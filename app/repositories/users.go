@@ -70,7 +70,8 @@ func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, err
 // same filters and sort) the page after that one, found by its keys. A bad
 // cursor is a *paging.FieldError naming "cursor".
 func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, sort []paging.SortKey, cursor string) (paging.Page[models.User], error) {
-	q := r.rows.db.NewSelect().Model((*models.User)(nil))
+	// A list never reads the password hashes.
+	q := r.rows.db.NewSelect().Model((*models.User)(nil)).ExcludeColumn("password_hash")
 	if f.Role != "" {
 		q = q.Where("role = ?", f.Role)
 	}
