@@ -161,12 +161,17 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	return sz
 }
 
-// run loads one implementation on one scenario.
-func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
+// call sends one request of impl for sc from worker w.
+func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
 	if impl == implToday { // today had no cursors: the same page by offset
 		sc.byCursor = false
 	}
-	return load(ctx, st.workers, d, func(ctx context.Context, w int) error { return sz.impls[impl](ctx, w, sc) })
+	return sz.impls[impl](ctx, w, sc)
+}
+
+// run loads one implementation on one scenario.
+func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
+	return load(ctx, st.workers, d, func(ctx context.Context, w int) error { return sz.call(ctx, impl, w, sc) })
 }
 
 // BenchmarkScale seeds every size, warms every cell up once, then runs the
@@ -209,25 +214,23 @@ func BenchmarkScale(b *testing.B) {
 	report(b, sizes, st)
 }
 
-// BenchmarkCursorPage serves the deep page by cursor of a 10k-user table
-// one request at a time, on the handler path, by the service and by raw
-// pgx bare and on raw Fiber: what each costs per request where the
-// database does least, for profiles and benchstat -col /impl.
-func BenchmarkCursorPage(b *testing.B) {
+// BenchmarkRequest serves every scenario of a 10k-user table one request
+// at a time, on the handler path, by every implementation: what each costs
+// per request, for profiles and benchstat -col /impl.
+func BenchmarkRequest(b *testing.B) {
 	ctx := context.Background()
 	sz := setUp(b, ctx, 10_000, settings{workers: 1, transport: transportHandler})
-	var sc scenario
-	for _, s := range sz.scenarios {
-		if s.byCursor && s.sort == "" {
-			sc = s
-		}
-	}
-	for _, impl := range []int{implService, implRaw, implRawFiber} {
-		b.Run("impl="+strings.NewReplacer(" ", "-", ",", "").Replace(implNames[transportHandler][impl]), func(b *testing.B) {
-			for b.Loop() {
-				if err := sz.impls[impl](ctx, 0, sc); err != nil {
-					b.Fatal(err)
-				}
+	name := strings.NewReplacer(" ", "-", ",", "", "(", "", ")", "", "+", "").Replace
+	for _, sc := range sz.scenarios {
+		b.Run("scenario="+name(sc.name), func(b *testing.B) {
+			for impl := range implCount {
+				b.Run("impl="+name(implNames[transportHandler][impl]), func(b *testing.B) {
+					for b.Loop() {
+						if err := sz.call(ctx, impl, 0, sc); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
 		})
 	}
