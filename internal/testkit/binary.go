@@ -21,11 +21,11 @@ type Process struct {
 }
 
 // Start runs the binary bin in a temporary directory of t with exactly env
-// as its environment. The process is killed if it outlives t, and its
-// output is logged if t failed.
+// as its environment. The process is killed if it outlives t, or comes
+// close to t's deadline, and its output is logged if t failed.
 func Start(t testing.TB, bin string, env []string) *Process {
 	t.Helper()
-	p := &Process{Cmd: exec.Command(bin), done: make(chan struct{})}
+	p := &Process{Cmd: exec.CommandContext(Context(t), bin), done: make(chan struct{})}
 	p.Cmd.Dir = t.TempDir()
 	p.Cmd.Env = env
 	p.Cmd.Stdout, p.Cmd.Stderr = &p.output, &p.output
