@@ -72,15 +72,11 @@ type Attempt struct {
 // pick a fresh one per guess.
 func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Attempt, error) {
 	now := time.Now()
-	id, err := t.failures.Add(ctx, email, address, now)
+	id, n, oldest, pending, err := t.failures.Counted(ctx, email, address, now, now.Add(-loginFailureWindow))
 	if err != nil {
 		return nil, err
 	}
 	a := &Attempt{t: t, id: id, email: email, address: address}
-	n, oldest, pending, err := t.failures.Recent(ctx, email, address, now.Add(-loginFailureWindow), id)
-	if err != nil {
-		return nil, a.Abandon(ctx, err)
-	}
 	if n <= LoginFailuresMax {
 		return a, nil
 	}

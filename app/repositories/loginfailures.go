@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/asapjs/fiber-template/app/models"
 )
@@ -47,6 +48,34 @@ func (r *LoginFailures) Recent(ctx context.Context, email, address string, since
 		}
 	}
 	return len(rows), rows[0].FailedAt, pending, nil
+}
+
+// Counted records a pending login for email from address at now, as Add,
+// and then counts as Recent does after since, the two in one transaction
+// that logins for the same account and address take in turn: on
+// PostgreSQL behind a transaction-level advisory lock of the pair, on
+// SQLite on its single connection. So of logins sent at once, each counts
+// every one before it, and the first LoginFailuresMax pass. id is 0 when
+// nothing was recorded.
+func (r *LoginFailures) Counted(ctx context.Context, email, address string, now, since time.Time) (id int64, n int, oldest, pending time.Time, err error) {
+	err = r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if tx.Dialect().Name() == dialect.PG {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", address+" "+email); err != nil {
+				return fmt.Errorf("lock the login failures of %s: %w", email, err)
+			}
+		}
+		in := &LoginFailures{db: tx}
+		var err error
+		if id, err = in.Add(ctx, email, address, now); err != nil {
+			return err
+		}
+		n, oldest, pending, err = in.Recent(ctx, email, address, since, id)
+		return err
+	})
+	if err != nil {
+		return 0, 0, time.Time{}, time.Time{}, err
+	}
+	return id, n, oldest, pending, nil
 }
 
 // Add records a login for email from address at now, pending while its
