@@ -55,8 +55,8 @@ func (r *LoginFailures) Recent(ctx context.Context, email, address string, since
 // that logins for the same account and address take in turn: on
 // PostgreSQL behind a transaction-level advisory lock of the pair, on
 // SQLite on its single connection. So of logins sent at once, each counts
-// every one before it, and the first LoginFailuresMax pass. id is 0 when
-// nothing was recorded.
+// every one before it, and the first ones within the limit pass. id is 0
+// when nothing was recorded.
 func (r *LoginFailures) Counted(ctx context.Context, email, address string, now, since time.Time) (id int64, n int, oldest, pending time.Time, err error) {
 	err = r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if tx.Dialect().Name() == dialect.PG {

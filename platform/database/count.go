@@ -237,11 +237,12 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 }
 
 // within counts exactly unless it takes longer than budget, which reports
-// ok false, even when the count came back. The count is one statement, with no transaction of its own, on
-// a connection taken from the pool before the budget starts, so that
-// waiting for one under load does not count against it: on PostgreSQL the
-// driver cancels the statement on the server when the budget ends, and
-// SQLite stops at the context's end by itself.
+// ok false, even when the count came back. The count is one statement,
+// with no transaction of its own, on a connection taken from the pool
+// before the budget starts, so that waiting for one under load does not
+// count against it: on PostgreSQL the driver cancels the statement on the
+// server when the budget ends, and SQLite stops at the context's end by
+// itself.
 func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
 	conn := c.reader(ctx)
 	switch pool := conn.(type) {

@@ -50,8 +50,7 @@ func (k *Keys) Sign(claims *Claims) (string, error) {
 // other refused), typ Type, no crit, exp and iat present and current
 // (within Leeway), sub, jti and sid present, no longer a lifetime
 // (exp - iat) than maxAge (0: any), and base64url in its one canonical
-// spelling. Issuer, audience and revocation are
-// the service's to check.
+// spelling. Issuer, audience and revocation are the service's to check.
 func (k *Keys) Verify(raw string, maxAge time.Duration) (*Claims, error) {
 	claims := &Claims{}
 	// Strict decoding: a token has one spelling, so that no one can make a
