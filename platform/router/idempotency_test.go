@@ -2,12 +2,18 @@ package router_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/router"
@@ -49,42 +55,73 @@ func (s *keyStore) Release(_ context.Context, id string) error {
 	return nil
 }
 
+// fingerprints are the fingerprints the store holds, as a dump of its
+// table would show them.
+func (s *keyStore) fingerprints() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, rec := range s.recs {
+		out = append(out, rec.Fingerprint)
+	}
+	return out
+}
+
 type createThing struct {
 	Body struct {
 		Name string `json:"name" validate:"required"`
 	}
 }
 
-// idempotentRouter serves POST /things, idempotent: each create counts,
-// and a create named "slow" says it started, then waits for release; one
-// named "fail" fails.
+// idempotentRouter serves POST /things and POST /things/copies, both
+// idempotent, with the bearer tokens of testSecret optional and the
+// X-Forwarded-For of the peer app.Test sends from trusted: each create
+// counts, and a create named "slow" says it started, then waits for
+// release; one named "fail" fails.
 func idempotentRouter(t *testing.T, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
 	return idempotentRouterOn(t, &keyStore{recs: map[string]idempotency.Record{}}, started, release)
 }
 
 // idempotentRouterOn is idempotentRouter on store.
 func idempotentRouterOn(t *testing.T, store *keyStore, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
+	return idempotentRouterWith(t, store, testSecret, started, release)
+}
+
+// idempotentRouterWith is idempotentRouterOn whose token secret, from
+// which the fingerprints' key is derived, is secret; without one, the
+// router has no token keys.
+func idempotentRouterWith(t *testing.T, store *keyStore, secret []byte, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
 	var (
 		mu      sync.Mutex
 		created int
 	)
+	create := func(c *router.Ctx, in *createThing) (*versioned, error) {
+		switch in.Body.Name {
+		case "slow":
+			started <- struct{}{}
+			<-release
+		case "fail":
+			return nil, errThingNotFound
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		created++
+		c.Fiber().Location("/things/1")
+		return &versioned{ID: int64(created), Name: in.Body.Name, Version: 1}, nil
+	}
+	opts := []router.Option{router.Status(http.StatusCreated), router.Idempotent(), router.Errors(errThingNotFound)}
+	if secret != nil {
+		opts = append(opts, router.OptionalAuth())
+	}
 	r := newRouter(t, router.Config{
 		Idempotency: store,
+		JWTSecret:   secret,
+		// app.Test's requests come from 0.0.0.0: trusted, their
+		// X-Forwarded-For names the client.
+		TrustedProxies: []string{"0.0.0.0"},
 		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
-			router.Post("/", func(c *router.Ctx, in *createThing) (*versioned, error) {
-				switch in.Body.Name {
-				case "slow":
-					started <- struct{}{}
-					<-release
-				case "fail":
-					return nil, errThingNotFound
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				created++
-				c.Fiber().Location("/things/1")
-				return &versioned{ID: int64(created), Name: in.Body.Name, Version: 1}, nil
-			}, router.Status(http.StatusCreated), router.Idempotent(), router.Errors(errThingNotFound)),
+			router.Post("/", create, opts...),
+			router.Post("/copies", create, opts...),
 		}}},
 	})
 	return r, func() int { mu.Lock(); defer mu.Unlock(); return created }
@@ -92,7 +129,16 @@ func idempotentRouterOn(t *testing.T, store *keyStore, started chan<- struct{}, 
 
 func postThing(t *testing.T, r *router.Router, key, body string) (*http.Response, []byte) {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(body))
+	return postThingTo(t, r, "/things", key, body, nil)
+}
+
+// postThingTo is postThing to target with the extra header.
+func postThingTo(t *testing.T, r *router.Router, target, key, body string, header http.Header) (*http.Response, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	for name, values := range header {
+		req.Header[name] = values
+	}
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
@@ -213,5 +259,125 @@ func TestMalformedIdempotencyKeys(t *testing.T) {
 	}
 	if n := created(); n != 0 {
 		t.Errorf("%d created by requests with malformed keys", n)
+	}
+}
+
+// TestIdempotencyKeysBelongToTheirCallerAndRoute sends one key from
+// several callers and to two routes: only a caller's own retry on the same
+// route is replayed. Anyone else's request with the key runs as if the key
+// were new, so that no client can replay, squat on or probe another's key,
+// and one key sent to two routes creates on each.
+func TestIdempotencyKeysBelongToTheirCallerAndRoute(t *testing.T) {
+	t.Parallel()
+	r, created := idempotentRouter(t, nil, nil)
+	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
+	as := func(sub string) http.Header {
+		return http.Header{"Authorization": {"Bearer " + sign(t, jwt.SigningMethodHS256, testSecret, claimsFor(sub, "member", time.Minute))}}
+	}
+	steps := []struct {
+		name, target, body string
+		header             http.Header
+		replayed           bool
+	}{
+		{"the first request", "/things", `{"name":"a"}`, from("203.0.113.1"), false},
+		{"its retry", "/things", `{"name":"a"}`, from("203.0.113.1"), true},
+		{"the same request from another address", "/things", `{"name":"a"}`, from("203.0.113.2"), false},
+		{"another request from a third address", "/things", `{"name":"b"}`, from("203.0.113.3"), false},
+		{"the same request from a subject", "/things", `{"name":"a"}`, as("alice"), false},
+		{"its retry by that subject", "/things", `{"name":"a"}`, as("alice"), true},
+		{"the same request from another subject", "/things", `{"name":"a"}`, as("bob"), false},
+		{"the first caller's request on another route", "/things/copies", `{"name":"a"}`, from("203.0.113.1"), false},
+		{"another request on that route", "/things/copies", `{"name":"b"}`, from("203.0.113.2"), false},
+	}
+	want := 0
+	for _, s := range steps {
+		if !s.replayed {
+			want++
+		}
+		resp, body := postThingTo(t, r, s.target, "shared-key", s.body, s.header)
+		replayed := resp.Header.Get("Idempotent-Replayed") == "true"
+		if resp.StatusCode != http.StatusCreated || replayed != s.replayed || created() != want {
+			t.Fatalf("%s: %d replayed %t, %d created; want 201 replayed %t, %d created: %s",
+				s.name, resp.StatusCode, replayed, created(), s.replayed, want, body)
+		}
+	}
+}
+
+// TestIdempotencyFingerprintsAreKeyed reads the fingerprints an idempotent
+// route keeps, as a dump of the store would show them: they are HMACs
+// under a secret derived from the token keys, so instances that share the
+// keys replay each other's answers, and nobody without them can test a
+// guess of a request (a sign-up's password) against a fingerprint.
+func TestIdempotencyFingerprintsAreKeyed(t *testing.T) {
+	t.Parallel()
+	const body = `{"name":"a"}`
+	// fingerprintOf sends the request through a router with secret and
+	// returns the fingerprint its store keeps.
+	fingerprintOf := func(t *testing.T, secret []byte) string {
+		t.Helper()
+		store := &keyStore{recs: map[string]idempotency.Record{}}
+		r, _ := idempotentRouterWith(t, store, secret, nil, nil)
+		if resp, b := postThing(t, r, "k1", body); resp.StatusCode != http.StatusCreated {
+			t.Fatalf("create: %d %s", resp.StatusCode, b)
+		}
+		fps := store.fingerprints()
+		if len(fps) != 1 {
+			t.Fatalf("the store keeps %d fingerprints, want 1", len(fps))
+		}
+		return fps[0]
+	}
+
+	t.Run("instances with the same keys replay each other's answers", func(t *testing.T) {
+		store := &keyStore{recs: map[string]idempotency.Record{}}
+		one, created := idempotentRouterWith(t, store, testSecret, nil, nil)
+		other, createdOther := idempotentRouterWith(t, store, testSecret, nil, nil)
+		first, firstBody := postThing(t, one, "k1", body)
+		again, againBody := postThing(t, other, "k1", body)
+		if first.StatusCode != http.StatusCreated || again.StatusCode != http.StatusCreated || string(againBody) != string(firstBody) ||
+			again.Header.Get("Idempotent-Replayed") != "true" || created()+createdOther() != 1 {
+			t.Fatalf("the retry on another instance: %d %s replayed %q, %d created; want the first answer %s replayed, one created",
+				again.StatusCode, againBody, again.Header.Get("Idempotent-Replayed"), created()+createdOther(), firstBody)
+		}
+	})
+
+	t.Run("other keys, other fingerprints", func(t *testing.T) {
+		mine := fingerprintOf(t, testSecret)
+		if other := fingerprintOf(t, []byte("another-secret-of-at-least-32-bytes")); other == mine {
+			t.Errorf("routers with different token keys keep the same fingerprint %s", mine)
+		}
+		if a, b := fingerprintOf(t, nil), fingerprintOf(t, nil); a == b || a == mine {
+			t.Errorf("routers without token keys keep the fingerprints %s and %s; want secrets of their own", a, b)
+		}
+	})
+
+	t.Run("a fingerprint is no digest anyone could compute", func(t *testing.T) {
+		fp := fingerprintOf(t, testSecret)
+		for _, guess := range []string{body, `{"Body":{"name":"a"}}`, `{"name":"a"}` + "\n"} {
+			plain := sha256.Sum256([]byte(guess))
+			zero := hmac.New(sha256.New, make([]byte, 32))
+			zero.Write([]byte(guess))
+			for name, digest := range map[string]string{"SHA-256": hex.EncodeToString(plain[:]), "an HMAC under a zero key": hex.EncodeToString(zero.Sum(nil))} {
+				if fp == digest {
+					t.Errorf("the fingerprint is %s of %q", name, guess)
+				}
+			}
+		}
+	})
+}
+
+// TestTheLongestIdempotencyKeyIsTaken sends keys of the longest length,
+// 255 characters, bare and as a string (whose quotes count): each is
+// taken, and its retry replayed.
+func TestTheLongestIdempotencyKeyIsTaken(t *testing.T) {
+	t.Parallel()
+	r, created := idempotentRouter(t, nil, nil)
+	for i, key := range []string{strings.Repeat("k", 255), `"` + strings.Repeat("q", 253) + `"`} {
+		for try, replayed := range []string{"", "true"} {
+			resp, body := postThing(t, r, key, `{"name":"a"}`)
+			if resp.StatusCode != http.StatusCreated || resp.Header.Get("Idempotent-Replayed") != replayed || created() != i+1 {
+				t.Fatalf("key %d, request %d: %d replayed %q, %d created; want 201 replayed %q: %s",
+					i, try, resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), created(), replayed, body)
+			}
+		}
 	}
 }
