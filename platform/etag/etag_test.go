@@ -83,7 +83,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Check(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", `a"b`, "a b", "é", "a\nb"} {
+	for _, bad := range []string{"", `a"b`, "a b", "é", "a\nb", "a\x7fb", "\x7f"} {
 		if etag.Check(bad) == nil {
 			t.Errorf("Check(%q) accepted it", bad)
 		}

@@ -257,6 +257,7 @@ func TestMalformedConditionsMatchNothing(t *testing.T) {
 		{"two tags without a comma", func(tag string) []string { return []string{`"9" ` + tag} }, http.StatusPreconditionFailed},
 		{"a tag and *", func(tag string) []string { return []string{tag + ", *"} }, http.StatusPreconditionFailed},
 		{"sent empty", func(string) []string { return []string{""} }, http.StatusPreconditionFailed},
+		{"a tag with a DEL character", func(tag string) []string { return []string{"\"9\x7f\", " + tag} }, http.StatusPreconditionFailed},
 		{"a list over two fields", func(tag string) []string { return []string{`"9"`, tag} }, http.StatusOK},
 	} {
 		req := httptest.NewRequest(http.MethodPut, "/things/1", strings.NewReader(`{"name":"x"}`))
@@ -267,10 +268,31 @@ func TestMalformedConditionsMatchNothing(t *testing.T) {
 			t.Errorf("PUT with If-Match %s: status %d, want %d: %s", tc.name, resp.StatusCode, tc.status, body)
 		}
 	}
-	for _, value := range []string{current() + " junk", current() + "junk", `"x" ` + current(), current() + ", *"} {
+	for _, value := range []string{current() + " junk", current() + "junk", `"x" ` + current(), current() + ", *", "\"x\x7f\", " + current()} {
 		resp, _ := conditionalRequest(t, r, http.MethodGet, "/things/1", "If-None-Match", value, "")
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET with If-None-Match %s: status %d, want 200", value, resp.StatusCode)
 		}
+	}
+}
+
+// TestWritesAnswerInFullWhateverTheirIfNoneMatch: If-None-Match is how a
+// GET revalidates what it has. A write that sends it still writes, and
+// answers the representation it wrote with its tag, never a 304 without
+// a body.
+func TestWritesAnswerInFullWhateverTheirIfNoneMatch(t *testing.T) {
+	t.Parallel()
+	r := versionedRouter(t)
+	// The first PUT writes version 2, the second version 3.
+	for i, value := range []string{`*`, `"3"`} {
+		name := "write " + strconv.Itoa(i)
+		resp, body := conditionalRequest(t, r, http.MethodPut, "/things/1", "If-None-Match", value, `{"name":"`+name+`"}`)
+		tag := `"` + strconv.Itoa(i+2) + `"`
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), name) || resp.Header.Get("ETag") != tag {
+			t.Errorf("PUT with If-None-Match %s: status %d, ETag %q, body %q; want 200, %s and what it wrote", value, resp.StatusCode, resp.Header.Get("ETag"), body, tag)
+		}
+	}
+	if _, body := get(t, r, "/things/1"); !strings.Contains(string(body), "write 1") {
+		t.Errorf("after the writes, GET answers %s", body)
 	}
 }
