@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,18 +31,26 @@ type noteForm struct {
 	}
 }
 
+// noteEither is the same as JSON or as a multipart form.
+type noteEither struct {
+	Body struct {
+		Title string `json:"title" form:"title" validate:"required,max=10"`
+	}
+}
+
 type noted struct {
 	Title string `json:"title"`
 }
 
 // edgeRouter serves the routes the edge tests need: bounded bodies, one
 // with a declared limit, one that accepts gzip, one with an unbounded
-// member and one form.
+// member, one form, and one that takes JSON (gzip too) or multipart.
 func edgeRouter(t *testing.T) *router.Router {
 	t.Helper()
 	accept := func(c *router.Ctx, in *note) (*noted, error) { return &noted{Title: in.Body.Title}, nil }
 	acceptUpload := func(c *router.Ctx, in *upload) (*noted, error) { return &noted{Title: in.Body.Name}, nil }
 	acceptForm := func(c *router.Ctx, in *noteForm) (*noted, error) { return &noted{Title: in.Body.Title}, nil }
+	acceptEither := func(c *router.Ctx, in *noteEither) (*noted, error) { return &noted{Title: in.Body.Title}, nil }
 	return newRouter(t, router.Config{
 		BodyLimit: streamLimit,
 		Controllers: []router.Controller{router.Group{Path: "/notes", Declared: []router.Route{
@@ -50,6 +59,7 @@ func edgeRouter(t *testing.T) *router.Router {
 			router.Post("/gzip", accept, router.Decompress()),
 			router.Post("/upload", acceptUpload),
 			router.Post("/form", acceptForm, router.BodyContentType(router.MediaForm)),
+			router.Post("/either", acceptEither, router.BodyContentType(router.MediaJSON, router.MediaMultipart), router.Decompress()),
 		}}},
 	})
 }
@@ -100,6 +110,14 @@ func TestRouteBodyLimits(t *testing.T) {
 	}
 	if got := requestBodyLimit(t, r, "/notes/form"); got <= 0 || got > 8<<10 {
 		t.Errorf("documented limit of /notes/form = %d, want a few KB", got)
+	}
+
+	// A body of exactly the limit passes; a byte more is a 413.
+	for size, want := range map[int]int{64: http.StatusOK, 65: http.StatusRequestEntityTooLarge} {
+		b := `{"title":"hello"` + strings.Repeat(" ", size-len(`{"title":"hello"}`)) + `}`
+		if resp, body := send(t, r, http.MethodPost, "/notes/small", "application/json", b); resp.StatusCode != want {
+			t.Errorf("a body of %d bytes where the limit is 64: %d %s, want %d", size, resp.StatusCode, body, want)
+		}
 	}
 
 	// The longest valid body, every character escaped, still passes.
@@ -187,6 +205,53 @@ func TestContentEncodings(t *testing.T) {
 	}
 }
 
+// TestMultipartIsNeverGzipped sends a multipart body to a route that
+// takes JSON gzipped or multipart: gzipped, it is a 415 naming identity,
+// since a multipart body is parsed as it streams in, against the length it
+// declares; as is, it binds.
+func TestMultipartIsNeverGzipped(t *testing.T) {
+	r := edgeRouter(t)
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := w.WriteField("title", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, encoding, body string
+		want                 int
+	}{
+		{"as is", "", buf.String(), http.StatusOK},
+		{"gzipped", "gzip", gzipped(t, buf.String()), http.StatusUnsupportedMediaType},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/notes/either", strings.NewReader(tt.body))
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		if tt.encoding != "" {
+			req.Header.Set("Content-Encoding", tt.encoding)
+		}
+		resp, got := do(t, r, req)
+		if tt.want == http.StatusOK {
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "hello") {
+				t.Errorf("multipart %s: %d %s, want 200 with the title", tt.name, resp.StatusCode, got)
+			}
+			continue
+		}
+		wantProblem(t, resp, got, tt.want)
+		if accept := resp.Header.Get("Accept-Encoding"); accept != "identity" {
+			t.Errorf("multipart %s: Accept-Encoding %q, want identity", tt.name, accept)
+		}
+	}
+	// The route takes JSON gzipped all the same.
+	req := httptest.NewRequest(http.MethodPost, "/notes/either", strings.NewReader(gzipped(t, `{"title":"hello"}`)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Encoding", "gzip")
+	if resp, got := do(t, r, req); resp.StatusCode != http.StatusOK {
+		t.Errorf("JSON gzipped: %d %s, want 200", resp.StatusCode, got)
+	}
+}
+
 func TestCharsets(t *testing.T) {
 	r := edgeRouter(t)
 	for ct, want := range map[string]int{
@@ -212,7 +277,10 @@ func TestStrictBodies(t *testing.T) {
 	r := edgeRouter(t)
 	t.Run("a form field twice", func(t *testing.T) {
 		resp, body := send(t, r, http.MethodPost, "/notes/form", "application/x-www-form-urlencoded", "title=a&title=b")
-		wantField(t, wantProblem(t, resp, body, http.StatusBadRequest), "title")
+		p := wantProblem(t, resp, body, http.StatusBadRequest)
+		if p.Detail != "The request body has a field twice." || len(p.Errors) != 1 || p.Errors[0].Field != "title" || p.Errors[0].Message != "appears more than once" {
+			t.Errorf("detail %q, errors %+v; want the field twice, title appearing more than once", p.Detail, p.Errors)
+		}
 	})
 	t.Run("a body that is not an object names the body", func(t *testing.T) {
 		for _, b := range []string{`[1,2]`, `"text"`, `12`} {
