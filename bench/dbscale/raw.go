@@ -116,7 +116,11 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	offset := s.page * limit
 	var carried *paging.Count
 	if s.byCursor {
-		pos, err := r.cursors.Decode(s.cursor)
+		layout := paging.Layout{Keys: []paging.Kind{paging.KindInt}}
+		if s.sort == "-created_at" {
+			layout.Keys = []paging.Kind{paging.KindTime, paging.KindInt}
+		}
+		pos, err := r.cursors.Decode(s.cursor, layout)
 		if err != nil {
 			return nil, err
 		}

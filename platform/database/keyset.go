@@ -19,6 +19,9 @@ import (
 type keyset struct {
 	keys   []paging.SortKey
 	fields []*schema.Field
+	// kinds are the kinds of the keys' values, which the cursors of the
+	// list must hold (layout).
+	kinds []paging.Kind
 	// sqlite compares times as the text SQLite keeps them in.
 	sqlite bool
 	// table is the model's table, and unique the indexes in keys of the
@@ -30,7 +33,9 @@ type keyset struct {
 
 // newKeyset resolves the keys against the model T. A column may be
 // qualified ("u.id"); its field is the one with the unqualified name. A
-// key's column may not hold NULL, which no row comparison can order past.
+// key's column may not hold NULL, which no row comparison can order past,
+// and its Go type must be one a cursor holds: an integer (but uint64), a
+// float, a bool, a string or time.Time.
 func newKeyset[T any](db *bun.DB, keys []paging.SortKey, unique []string) (*keyset, error) {
 	t := reflect.TypeFor[T]()
 	for t.Kind() == reflect.Pointer {
@@ -40,7 +45,8 @@ func newKeyset[T any](db *bun.DB, keys []paging.SortKey, unique []string) (*keys
 		return nil, fmt.Errorf("keyset paging needs a struct model, not %s", t)
 	}
 	table := db.Table(t)
-	ks := &keyset{keys: keys, fields: make([]*schema.Field, len(keys)), sqlite: DialectOfDB(db) == SQLite, table: table.Name}
+	ks := &keyset{keys: keys, fields: make([]*schema.Field, len(keys)), kinds: make([]paging.Kind, len(keys)),
+		sqlite: DialectOfDB(db) == SQLite, table: table.Name}
 	for i, k := range keys {
 		name := k.Column[strings.LastIndexByte(k.Column, '.')+1:]
 		f := columnOf(table, name)
@@ -50,12 +56,47 @@ func newKeyset[T any](db *bun.DB, keys []paging.SortKey, unique []string) (*keys
 		if f.IsPtr || (f.NullZero && !f.NotNull && !f.IsPK) {
 			return nil, fmt.Errorf("keyset column %q of %s may be NULL, which a keyset cannot page past", k.Column, table.Name)
 		}
-		ks.fields[i] = f
+		kind, ok := kindOf(f.IndirectType)
+		if !ok {
+			return nil, fmt.Errorf("keyset column %q of %s is a %s, which a cursor cannot hold", k.Column, table.Name, f.IndirectType)
+		}
+		ks.fields[i], ks.kinds[i] = f, kind
 		if slices.Contains(unique, k.Column) {
 			ks.unique = append(ks.unique, i)
 		}
 	}
 	return ks, nil
+}
+
+// kindOf is the kind of a cursor's values of a column of Go type t.
+func kindOf(t reflect.Type) (paging.Kind, bool) {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		return paging.KindInt, true
+	case reflect.Float32, reflect.Float64:
+		return paging.KindFloat, true
+	case reflect.Bool:
+		return paging.KindBool, true
+	case reflect.String:
+		return paging.KindString, true
+	}
+	return paging.KindTime, t == reflect.TypeFor[time.Time]()
+}
+
+// layout is what the list's cursors hold: the kinds of its keys, and of
+// its unique columns for a cursor that names a row.
+func (ks *keyset) layout() paging.Layout {
+	return paging.Layout{Keys: ks.kinds, Row: ks.rowKinds()}
+}
+
+// rowKinds are the kinds of the unique columns' values.
+func (ks *keyset) rowKinds() []paging.Kind {
+	out := make([]paging.Kind, len(ks.unique))
+	for i, k := range ks.unique {
+		out[i] = ks.kinds[k]
+	}
+	return out
 }
 
 // rowKey returns, of a row's values of the keys, those of its unique
@@ -184,30 +225,28 @@ func (ks *keyset) after(q *bun.SelectQuery, values []any) (*bun.SelectQuery, err
 }
 
 // values returns the keyset values of row, as a cursor holds them.
-func (ks *keyset) values(row reflect.Value) ([]any, error) {
+func (ks *keyset) values(row reflect.Value) []any {
 	out := make([]any, len(ks.fields))
 	for i, f := range ks.fields {
 		v := f.Value(row)
-		switch v.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			out[i] = v.Int()
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32:
-			out[i] = int64(v.Uint())
-		case reflect.Float32, reflect.Float64:
+		switch ks.kinds[i] {
+		case paging.KindInt:
+			if v.CanInt() {
+				out[i] = v.Int()
+			} else {
+				out[i] = int64(v.Uint())
+			}
+		case paging.KindFloat:
 			out[i] = v.Float()
-		case reflect.Bool:
+		case paging.KindBool:
 			out[i] = v.Bool()
-		case reflect.String:
+		case paging.KindString:
 			out[i] = v.String()
 		default:
-			t, ok := v.Interface().(time.Time)
-			if !ok {
-				return nil, fmt.Errorf("keyset column %s is a %s, which a cursor cannot hold", f.Name, v.Type())
-			}
-			out[i] = t
+			out[i] = v.Interface().(time.Time)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sqliteTime is t as SQLite holds it in a column, whose order is the

@@ -54,7 +54,9 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 		}
 		page = ks.order(page)
 		if cfg.cursor != "" {
-			pos, err := cfg.cursors.Decode(cfg.cursor)
+			// The cursor's values are of the keys' kinds, or it is a 400
+			// here rather than a comparison the database refuses.
+			pos, err := cfg.cursors.Decode(cfg.cursor, ks.layout())
 			if err != nil {
 				return paging.Page[T]{}, err
 			}
@@ -142,14 +144,12 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 		res.Total, res.TotalExact = t.total(k)
 	}
 	if ks != nil && hasNext {
-		after, err := ks.values(reflect.ValueOf(&items[len(items)-1]).Elem())
-		if err != nil {
-			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
-		}
+		after := ks.values(reflect.ValueOf(&items[len(items)-1]).Elem())
 		pos := paging.Position{Page: p.Page, Limit: p.Limit, Filter: digest, After: after, Count: carried}
 		if carried == nil && cfg.countAge > 0 {
 			pos.Count = &paging.Count{Total: res.Total, Exact: res.TotalExact, At: time.Now()}
 		}
+		var err error
 		if res.NextCursor, err = encodeCursor(cfg.cursors, ks, pos); err != nil {
 			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
 		}

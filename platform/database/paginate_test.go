@@ -189,17 +189,36 @@ func TestPaginateKeyset(t *testing.T) {
 
 	db := openItems(t, 45)
 	first := list(t, db, evens(db), paging.Paging{Page: 0, Limit: 4}, keyset("")...)
-	bad := []struct {
+	type badCursor struct {
 		name    string
 		q       *bun.SelectQuery
 		cursor  string
 		message string
-	}{
+	}
+	bad := []badCursor{
 		{"a cursor with a changed character", evens(db), first.NextCursor[:5] + flip(first.NextCursor[5]) + first.NextCursor[6:], "issued"},
 		{"a cursor without its signature", evens(db), first.NextCursor[:len(first.NextCursor)-10], "issued"},
 		{"a cursor signed with another key", evens(db), reissue(t, other, first.NextCursor), "issued"},
 		{"random text", evens(db), "hello", "issued"},
 		{"a cursor of other filters", db.NewSelect().Where("n % 2 = 1"), first.NextCursor, "other filters"},
+	}
+	// Signed with the list's own key, with values the id cannot be
+	// compared with, or naming a row by one.
+	for _, forged := range []struct {
+		name  string
+		row   bool
+		after []any
+	}{
+		{"a text for the id", false, []any{"8"}},
+		{"a time for the id", false, []any{time.Unix(8, 0)}},
+		{"a bool for the id", false, []any{true}},
+		{"a float for the id", false, []any{8.5}},
+		{"two values for the id", false, []any{int64(8), int64(9)}},
+		{"no value", false, nil},
+		{"a row named by a text", true, []any{"8"}},
+	} {
+		edit := func(p *paging.Position) { p.After, p.Row = forged.after, forged.row }
+		bad = append(bad, badCursor{"a cursor re-signed with " + forged.name, evens(db), reissue(t, cursors, first.NextCursor, edit), "issued"})
 	}
 	for _, tt := range bad {
 		t.Run(tt.name+" is a field error naming cursor", func(t *testing.T) {
@@ -236,16 +255,20 @@ func flip(c byte) string {
 }
 
 // reissue signs the position of a cursor with other cursors, as a client
-// guessing the key would.
-func reissue(t *testing.T, other *paging.Cursors, cursor string) string {
+// guessing the key would; with edit, the position edit changes, as a
+// client holding the key could.
+func reissue(t *testing.T, other *paging.Cursors, cursor string, edit ...func(*paging.Position)) string {
 	t.Helper()
 	cursors, err := paging.NewCursors([]byte("test secret"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos, err := cursors.Decode(cursor)
+	pos, err := cursors.Decode(cursor, paging.Layout{Keys: []paging.Kind{paging.KindInt}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range edit {
+		e(&pos)
 	}
 	s, err := other.Encode(pos)
 	if err != nil {

@@ -136,13 +136,21 @@ func (c *Cursors) Encode(pos Position) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("paging: encode cursor: %w", err)
 	}
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(c.sign(payload)), nil
+	return c.seal(payload), nil
 }
 
-// Decode verifies a cursor and returns its position. A cursor that is not
-// one Encode made with the same key, or whose page or limit is out of
-// range, is a *FieldError naming "cursor".
-func (c *Cursors) Decode(cursor string) (Position, error) {
+// seal is payload and its signature, as a cursor.
+func (c *Cursors) seal(payload []byte) string {
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(c.sign(payload))
+}
+
+// Decode verifies a cursor of the list whose cursors layout describes and
+// returns its position. A cursor that is not one Encode made with the same
+// key, whose page or limit is out of range, or whose values are not of the
+// kinds of layout (Layout.Keys, or Layout.Row for a cursor naming a row),
+// is a *FieldError naming "cursor": a cursor decoded without an error holds
+// values the list's columns can be compared with.
+func (c *Cursors) Decode(cursor string, layout Layout) (Position, error) {
 	invalid := &FieldError{Field: "cursor", Message: msgCursorInvalid}
 	body, sig, ok := strings.Cut(cursor, ".")
 	if !ok {
@@ -169,6 +177,13 @@ func (c *Cursors) Decode(cursor string) (Position, error) {
 			return Position{}, invalid
 		}
 		pos.After[i] = v
+	}
+	want := layout.Keys
+	if pos.Row {
+		want = layout.Row
+	}
+	if !fits(pos.After, want) {
+		return Position{}, invalid
 	}
 	return pos, nil
 }

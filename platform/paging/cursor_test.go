@@ -20,13 +20,14 @@ func TestCursors(t *testing.T) {
 	}
 	at := time.Date(2024, 5, 1, 12, 0, 0, 123456789, time.UTC)
 	pos := paging.Position{Page: 3, Limit: 20, Filter: "abc", After: []any{int64(42), "a:b", at, 1.5, true}}
+	layout := paging.Layout{Keys: []paging.Kind{paging.KindInt, paging.KindString, paging.KindTime, paging.KindFloat, paging.KindBool}}
 	cursor, err := cursors.Encode(pos)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("a cursor reads back as the same position, types included", func(t *testing.T) {
-		got, err := cursors.Decode(cursor)
+		got, err := cursors.Decode(cursor, layout)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestCursors(t *testing.T) {
 	}
 	for _, tt := range bad {
 		t.Run(tt.name+" is a field error naming cursor", func(t *testing.T) {
-			_, err := cursors.Decode(tt.cursor)
+			_, err := cursors.Decode(tt.cursor, layout)
 			wantCursorError(t, err)
 		})
 	}
@@ -144,7 +145,7 @@ func TestCursorsRefuseSignedPositionsOutOfRange(t *testing.T) {
 			t.Parallel()
 			pos := paging.Position{Page: tc.page, Limit: tc.limit, Filter: "f", After: []any{int64(7)}}
 			cursor := signedCursor(t, cursors, pos)
-			got, err := cursors.Decode(cursor)
+			got, err := cursors.Decode(cursor, paging.Layout{Keys: []paging.Kind{paging.KindInt}})
 			if tc.ok {
 				if err != nil || got.Page != tc.page || got.Limit != tc.limit {
 					t.Fatalf("Decode = %+v, %v; want page %d and limit %d", got, err, tc.page, tc.limit)

@@ -90,7 +90,7 @@ func TestASignedCursorOutOfRangeIsA400(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || first.NextCursor == "" {
 		t.Fatalf("first page: status %d: %s", resp.StatusCode, body)
 	}
-	issued, err := cursors.Decode(first.NextCursor)
+	issued, err := cursors.Decode(first.NextCursor, paging.Layout{Keys: []paging.Kind{paging.KindInt}})
 	if err != nil {
 		t.Fatal(err)
 	}
