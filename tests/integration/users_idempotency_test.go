@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/idempotency"
+	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -55,7 +56,30 @@ func testSignUpIsIdempotent(t *testing.T, newDSN func(*testing.T) string) {
 	})
 
 	t.Run("keys belong to their caller", func(t *testing.T) {
+		// A subject's keys are not an anonymous caller's.
 		signUp(t, "key-1", "admins@example.com", a.adminToken(t)).wantUser(t, http.StatusCreated)
+		// Nor are one client address's another's: the service behind a
+		// trusted proxy (app.Test's peer), whose X-Forwarded-For names
+		// the client. (One key on two routes is platform/router's
+		// TestIdempotencyKeysBelongToTheirCallerAndRoute: the service has
+		// one idempotent route.)
+		proxied := newThrottleAPI(t, a.db, router.Config{TrustedProxies: []string{"0.0.0.0"}}, app.Options{})
+		from := func(addr, email string) response {
+			t.Helper()
+			return proxied.send(t, req{method: http.MethodPost, path: "/api/users",
+				header: map[string]string{"Idempotency-Key": "key-3", "X-Forwarded-For": addr},
+				body:   map[string]any{"email": email, "name": "Retry", "password": "retry-password-1"}})
+		}
+		first := from("203.0.113.1", "address-1@example.com")
+		first.wantUser(t, http.StatusCreated)
+		if again := from("203.0.113.1", "address-1@example.com"); again.header.Get("Idempotent-Replayed") != "true" || !bytes.Equal(again.body, first.body) {
+			t.Errorf("the retry from the same address: %d %s replayed %q, want the first answer replayed", again.status, again.body, again.header.Get("Idempotent-Replayed"))
+		}
+		// Another address's request with the key runs: it cannot probe
+		// the first one's request (a 422), nor replay its answer.
+		from("203.0.113.2", "address-2@example.com").wantUser(t, http.StatusCreated)
+		from("203.0.113.3", "address-1@example.com").wantCode(t, http.StatusConflict, "email_taken")
+		wantRows(t, a.db, "address-1@example.com", 1)
 	})
 
 	t.Run("a failed request keeps nothing: its retry runs again", func(t *testing.T) {
@@ -149,8 +173,12 @@ func testIdempotencyKeysStore(t *testing.T, keys *database.IdempotencyKeys) {
 }
 
 // TestIdempotentSignUpFromTwoInstances retries sign-ups through two
-// processes of the built binary on one PostgreSQL, with its real bcrypt
-// cost, so that a request sent to both at once meets the other running.
+// processes of the built binary on one PostgreSQL: a retry on the other
+// instance gets the first answer, and one sent while the first still runs
+// is a 409 there. That the two overlap is made certain, not left to
+// timing: the test holds the users table locked, so that the first
+// sign-up, its key claimed, waits at its INSERT until the retry has been
+// answered.
 func TestIdempotentSignUpFromTwoInstances(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs cmd/api twice; skipped with -short")
@@ -159,34 +187,74 @@ func TestIdempotentSignUpFromTwoInstances(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	bases := startInstances(t, 2, dsn, nil)
 	db := openMigrated(t, dsn)
-	body := func(email string) string {
-		return fmt.Sprintf(`{"email":%q,"name":"Twice","password":"twice-password-1"}`, email)
+	signUp := func(base, key, email string) response {
+		return call(t, base, http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": key},
+			fmt.Sprintf(`{"email":%q,"name":"Twice","password":"twice-password-1"}`, email))
 	}
 
-	first := call(t, bases[0], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": "instances-1"}, body("one@example.com"))
+	first := signUp(bases[0], "instances-1", "one@example.com")
 	first.wantStatus(t, http.StatusCreated)
-	again := call(t, bases[1], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": "instances-1"}, body("one@example.com"))
+	again := signUp(bases[1], "instances-1", "one@example.com")
 	if again.status != http.StatusCreated || !bytes.Equal(again.body, first.body) || again.header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("the retry on the other instance: %d %s replayed %q; want the first answer %s, replayed", again.status, again.body, again.header.Get("Idempotent-Replayed"), first.body)
 	}
 	wantRows(t, db, "one@example.com", 1)
 
-	for round := range 3 {
+	for round := range 2 {
 		key, email := fmt.Sprintf("race-%d", round), fmt.Sprintf("race%d@example.com", round)
-		statuses := make([]int, 2)
-		var wg sync.WaitGroup
-		for i := range bases {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = call(t, bases[i], http.MethodPost, "/api/users", "", map[string]string{"Idempotency-Key": key}, body(email)).status
-			}()
+		// Each instance goes first once.
+		one, other := bases[round], bases[1-round]
+		var firstRes, retry response
+		func() {
+			tx, err := db.BeginTx(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback() // the lock ends with the round, however it ends
+			if _, err := tx.ExecContext(t.Context(), "LOCK TABLE users IN EXCLUSIVE MODE"); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan response, 1)
+			go func() { done <- signUp(one, key, email) }()
+			waitForInsertBlocked(t, db)
+			retry = signUp(other, key, email)
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			firstRes = <-done
+		}()
+		if firstRes.status != http.StatusCreated || retry.status != http.StatusConflict || retry.header.Get("Retry-After") == "" {
+			t.Fatalf("round %d: the first %d %s, the retry while it ran %d %s (Retry-After %q); want 201, and 409 with a Retry-After",
+				round, firstRes.status, firstRes.body, retry.status, retry.body, retry.header.Get("Retry-After"))
 		}
-		wg.Wait()
-		if min(statuses[0], statuses[1]) != http.StatusCreated || max(statuses[0], statuses[1]) != http.StatusConflict {
-			t.Fatalf("round %d: statuses %v, want one 201 and one 409", round, statuses)
+		if late := signUp(other, key, email); late.status != http.StatusCreated || !bytes.Equal(late.body, firstRes.body) {
+			t.Fatalf("round %d: the retry once the first was done: %d %s, want its answer %s", round, late.status, late.body, firstRes.body)
 		}
 		wantRows(t, db, email, 1)
+	}
+}
+
+// waitForInsertBlocked waits until a session of this database waits for a
+// lock on the users table, as a sign-up's INSERT does while the test holds
+// the table: that sign-up has claimed its key and hashed its password.
+func waitForInsertBlocked(t *testing.T, db *bun.DB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var waiting int
+		err := db.NewRaw(`SELECT count(*) FROM pg_locks
+			WHERE NOT granted AND relation = 'users'::regclass
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(t.Context(), &waiting)
+		if err != nil {
+			t.Fatalf("read pg_locks: %v", err)
+		}
+		if waiting > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no sign-up waited for the users table within 30 s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
