@@ -202,6 +202,17 @@ type Config struct {
 	//
 	// Optional. Default: 24h
 	IdempotencyTTL time.Duration
+	// IdempotencySecret keys the fingerprints (HMACs of the requests) that
+	// routes declared Idempotent keep with their answers, through HKDF and a
+	// label of its own. Every instance sharing Idempotency must share it,
+	// and it must outlive key rotations: a retry whose fingerprint differs
+	// from the first request's is a 422. At least 32 random bytes.
+	//
+	// Optional. Default: a key derived from the signing key of TokenKeys
+	// (or JWTSecret), which changes when the keys rotate, so that an
+	// instance that rotated refuses the retries of one that has not;
+	// without either, a random key per route that dies with the process
+	IdempotencySecret []byte
 	// RetryAfter is the Retry-After of a 503 answer: a request that ran out
 	// of time or met an outage of a dependency.
 	//

@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -20,6 +21,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // HeaderIdempotencyKey is the request header an idempotent route reads,
@@ -64,17 +66,19 @@ type idempotent struct {
 	// margin for writing the answer.
 	lease  time.Duration
 	logger *slog.Logger
-	// secret keys the fingerprints: derived from the token keys, which
-	// every instance shares, or random for a router without them.
+	// secret keys the fingerprints: Config.IdempotencySecret, which
+	// every instance shares, or else derived from the token keys.
 	secret []byte
 }
 
+// fingerprintLabel binds the fingerprints' key to its use, so that
+// Config.IdempotencySecret may be a secret that keys other things too.
+const fingerprintLabel = "fiber-template idempotency fingerprints v1"
+
 func newIdempotent(r *Router, method, path string) (*idempotent, error) {
-	secret := make([]byte, 32)
-	if r.keys != nil {
-		secret = r.keys.Derive("idempotency fingerprints")
-	} else if _, err := rand.Read(secret); err != nil {
-		return nil, fmt.Errorf("idempotency secret: %w", err)
+	secret, err := fingerprintKey(r.cfg.IdempotencySecret, r.keys)
+	if err != nil {
+		return nil, err
 	}
 	return &idempotent{
 		secret: secret,
@@ -84,6 +88,26 @@ func newIdempotent(r *Router, method, path string) (*idempotent, error) {
 		lease:  r.cfg.RequestTimeout + 5*time.Second,
 		logger: r.cfg.Logger,
 	}, nil
+}
+
+// fingerprintKey is the key of the fingerprints: derived from secret with
+// HKDF when it is set, else from the signing key of keys, else random.
+func fingerprintKey(secret []byte, keys *token.Keys) ([]byte, error) {
+	switch {
+	case len(secret) > 0:
+		key, err := hkdf.Key(sha256.New, secret, nil, fingerprintLabel, sha256.Size)
+		if err != nil {
+			return nil, fmt.Errorf("idempotency secret: %w", err)
+		}
+		return key, nil
+	case keys != nil:
+		return keys.Derive("idempotency fingerprints"), nil
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("idempotency secret: %w", err)
+	}
+	return key, nil
 }
 
 // run answers a request that carries an Idempotency-Key: it claims the key

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/token"
 )
 
 // keyStore is an idempotency.Store in a map, enough for one process;
@@ -91,6 +93,12 @@ func idempotentRouterOn(t *testing.T, store *keyStore, started chan<- struct{}, 
 // which the fingerprints' key is derived, is secret; without one, the
 // router has no token keys.
 func idempotentRouterWith(t *testing.T, store *keyStore, secret []byte, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
+	return idempotentRouterConfig(t, store, router.Config{JWTSecret: secret}, started, release)
+}
+
+// idempotentRouterConfig is idempotentRouterOn with the token keys and the
+// idempotency secret of cfg.
+func idempotentRouterConfig(t *testing.T, store *keyStore, cfg router.Config, started chan<- struct{}, release <-chan struct{}) (*router.Router, func() int) {
 	var (
 		mu      sync.Mutex
 		created int
@@ -110,20 +118,18 @@ func idempotentRouterWith(t *testing.T, store *keyStore, secret []byte, started 
 		return &versioned{ID: int64(created), Name: in.Body.Name, Version: 1}, nil
 	}
 	opts := []router.Option{router.Status(http.StatusCreated), router.Idempotent(), router.Errors(errThingNotFound)}
-	if secret != nil {
+	if cfg.JWTSecret != nil || cfg.TokenKeys != nil {
 		opts = append(opts, router.OptionalAuth())
 	}
-	r := newRouter(t, router.Config{
-		Idempotency: store,
-		JWTSecret:   secret,
-		// app.Test's requests come from 0.0.0.0: trusted, their
-		// X-Forwarded-For names the client.
-		TrustedProxies: []string{"0.0.0.0"},
-		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
-			router.Post("/", create, opts...),
-			router.Post("/copies", create, opts...),
-		}}},
-	})
+	cfg.Idempotency = store
+	// app.Test's requests come from 0.0.0.0: trusted, their
+	// X-Forwarded-For names the client.
+	cfg.TrustedProxies = []string{"0.0.0.0"}
+	cfg.Controllers = []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
+		router.Post("/", create, opts...),
+		router.Post("/copies", create, opts...),
+	}}}
+	r := newRouter(t, cfg)
 	return r, func() int { mu.Lock(); defer mu.Unlock(); return created }
 }
 
@@ -305,9 +311,11 @@ func TestIdempotencyKeysBelongToTheirCallerAndRoute(t *testing.T) {
 
 // TestIdempotencyFingerprintsAreKeyed reads the fingerprints an idempotent
 // route keeps, as a dump of the store would show them: they are HMACs
-// under a secret derived from the token keys, so instances that share the
-// keys replay each other's answers, and nobody without them can test a
-// guess of a request (a sign-up's password) against a fingerprint.
+// under Config.IdempotencySecret, or without one a secret derived from the
+// token keys, so instances that share it replay each other's answers (on
+// either side of a key rotation when it is the IdempotencySecret), and
+// nobody without it can test a guess of a request (a sign-up's password)
+// against a fingerprint.
 func TestIdempotencyFingerprintsAreKeyed(t *testing.T) {
 	t.Parallel()
 	const body = `{"name":"a"}`
@@ -337,6 +345,54 @@ func TestIdempotencyFingerprintsAreKeyed(t *testing.T) {
 			again.Header.Get("Idempotent-Replayed") != "true" || created()+createdOther() != 1 {
 			t.Fatalf("the retry on another instance: %d %s replayed %q, %d created; want the first answer %s replayed, one created",
 				again.StatusCode, againBody, again.Header.Get("Idempotent-Replayed"), created()+createdOther(), firstBody)
+		}
+	})
+
+	// A fleet amid a rotation: one instance signs with the old key, the
+	// other has put a new key first (api keys rotate) and restarted.
+	oldKey, err := token.GenerateEd25519()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newKey, err := token.GenerateEd25519()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := token.ParseKeys(oldKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := token.ParseKeys(append(slices.Clone(newKey), oldKey...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// retryAcross sends a request to an instance with the keys before the
+	// rotation and its retry to one with the keys after, both with the
+	// idempotency secret secret, and returns the retry's answer and how
+	// many creates ran.
+	retryAcross := func(t *testing.T, secret []byte) (*http.Response, int) {
+		t.Helper()
+		store := &keyStore{recs: map[string]idempotency.Record{}}
+		one, created := idempotentRouterConfig(t, store, router.Config{TokenKeys: before, IdempotencySecret: secret}, nil, nil)
+		other, createdOther := idempotentRouterConfig(t, store, router.Config{TokenKeys: after, IdempotencySecret: secret}, nil, nil)
+		if first, b := postThing(t, one, "k1", body); first.StatusCode != http.StatusCreated {
+			t.Fatalf("create: %d %s", first.StatusCode, b)
+		}
+		again, _ := postThing(t, other, "k1", body)
+		return again, created() + createdOther()
+	}
+
+	t.Run("instances on either side of a key rotation replay each other's answers under one IdempotencySecret", func(t *testing.T) {
+		again, created := retryAcross(t, []byte("an idempotency secret no rotation changes"))
+		if again.StatusCode != http.StatusCreated || again.Header.Get("Idempotent-Replayed") != "true" || created != 1 {
+			t.Fatalf("the retry after the rotation: %d replayed %q, %d created; want the first answer replayed, one created",
+				again.StatusCode, again.Header.Get("Idempotent-Replayed"), created)
+		}
+	})
+
+	t.Run("without an IdempotencySecret, the fingerprints move with the signing key", func(t *testing.T) {
+		if again, created := retryAcross(t, nil); again.StatusCode != http.StatusUnprocessableEntity || created != 1 {
+			t.Fatalf("the retry after the rotation: %d, %d created; want the 422 of a key reused for another request", again.StatusCode, created)
 		}
 	})
 
