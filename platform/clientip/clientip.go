@@ -2,9 +2,7 @@ package clientip
 
 import (
 	"bytes"
-	"fmt"
 	"net/netip"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
@@ -15,7 +13,7 @@ type localsKey struct{}
 
 // resolver finds the client address of a request under one Config.
 type resolver struct {
-	trusted []netip.Prefix
+	trusted Proxies
 	header  string
 }
 
@@ -38,47 +36,11 @@ func New(cfg Config) (fiber.Handler, error) {
 // newResolver parses the trusted proxies of cfg.
 func newResolver(cfg Config) (*resolver, error) {
 	cfg = configDefault(cfg)
-	r := &resolver{header: cfg.Header}
-	for _, s := range cfg.TrustedProxies {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			continue
-		}
-		p, err := parsePrefix(s)
-		if err != nil {
-			return nil, fmt.Errorf("clientip: trusted proxy %q is neither an IP address nor a CIDR range: %w", s, err)
-		}
-		r.trusted = append(r.trusted, p)
-	}
-	return r, nil
-}
-
-// parsePrefix parses a CIDR range or a single address (a range of one).
-// IPv4-mapped IPv6 forms are taken as the IPv4 they map.
-func parsePrefix(s string) (netip.Prefix, error) {
-	if strings.Contains(s, "/") {
-		p, err := netip.ParsePrefix(s)
-		if err != nil {
-			return netip.Prefix{}, err
-		}
-		if a := p.Addr(); a.Is4In6() {
-			bits := p.Bits() - 96
-			if bits < 0 {
-				return netip.Prefix{}, fmt.Errorf("an IPv4-mapped range shorter than /96")
-			}
-			p = netip.PrefixFrom(a.Unmap(), bits)
-		}
-		return p.Masked(), nil
-	}
-	a, err := netip.ParseAddr(s)
+	trusted, err := ParseProxies(cfg.TrustedProxies)
 	if err != nil {
-		return netip.Prefix{}, err
+		return nil, err
 	}
-	if a.Zone() != "" {
-		return netip.Prefix{}, fmt.Errorf("an address with a zone")
-	}
-	a = a.Unmap()
-	return netip.PrefixFrom(a, a.BitLen()), nil
+	return &resolver{header: cfg.Header, trusted: trusted}, nil
 }
 
 // From returns the client address of the request: with no trusted proxy
@@ -94,7 +56,7 @@ func parsePrefix(s string) (netip.Prefix, error) {
 func From(c *fiber.Ctx) netip.Addr {
 	peer := peerOf(c)
 	r, _ := c.Locals(localsKey{}).(*resolver)
-	if r == nil || len(r.trusted) == 0 || !r.isTrusted(peer) {
+	if r == nil || r.trusted.empty() || !r.trusted.Contains(peer) {
 		return peer
 	}
 	client := peer
@@ -116,7 +78,7 @@ func From(c *fiber.Ctx) netip.Addr {
 			if !ok {
 				return client
 			}
-			if !r.isTrusted(a) {
+			if !r.trusted.Contains(a) {
 				return a
 			}
 			client = a
@@ -152,17 +114,4 @@ func parseEntry(b []byte) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	return a.Unmap(), true
-}
-
-// isTrusted reports whether a is one of the trusted proxies.
-func (r *resolver) isTrusted(a netip.Addr) bool {
-	if !a.IsValid() {
-		return false
-	}
-	for _, p := range r.trusted {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
 }
