@@ -235,7 +235,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	}
 
 	if cfg.Idempotency == nil {
-		cfg.Idempotency = idempotencyKeys(opts.Context, db, logger)
+		cfg.Idempotency = idempotencyKeys(opts.Context, db, cfg.IdempotencyTTL, logger)
 	}
 
 	// No login's password check outlives its request's deadline.

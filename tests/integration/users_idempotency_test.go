@@ -96,6 +96,34 @@ func testSignUpIsIdempotent(t *testing.T, newDSN func(*testing.T) string) {
 	})
 }
 
+// TestExpiredIdempotencyKeysAreSwept runs the service with a one-second
+// IdempotencyTTL: a key is kept while it lives, and the service deletes
+// it once expired, with no request naming it, so the table does not grow
+// without bound.
+func TestExpiredIdempotencyKeysAreSwept(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		db := openDB(t, newDSN(t))
+		a := newThrottleAPI(t, db, router.Config{IdempotencyTTL: time.Second}, app.Options{})
+		a.send(t, req{method: http.MethodPost, path: "/api/users", header: map[string]string{"Idempotency-Key": "swept-1"},
+			body: map[string]any{"email": "swept@example.com", "name": "Swept", "password": "swept-password-1"}}).wantUser(t, http.StatusCreated)
+		keys := func() int64 {
+			n, err := db.NewSelect().TableExpr("idempotency_keys").Count(t.Context())
+			if err != nil {
+				t.Fatalf("count idempotency keys: %v", err)
+			}
+			return n
+		}
+		if n := keys(); n != 1 {
+			t.Fatalf("%d idempotency keys after one sign-up with a key, want 1", n)
+		}
+		for deadline := time.Now().Add(30 * time.Second); keys() > 0; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the expired key is still there 30 s later")
+			}
+		}
+	})
+}
+
 // wantRows fails t unless email has n users.
 func wantRows(t *testing.T, db *bun.DB, email string, n int) {
 	t.Helper()
