@@ -90,14 +90,24 @@ func (r *Router) add(rt Route) error {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
 	rb.name = name
-	r.bindings = append(r.bindings, rb)
-	r.routes[key] = name
-	handlers := append(o.middleware[:len(o.middleware):len(o.middleware)], h)
-	r.app.Add(rt.method, rt.path, handlers...)
+	methods := []string{rt.method}
 	if rt.method == fiber.MethodGet {
 		// RFC 9110, section 9.1: a resource that answers GET answers HEAD,
 		// with the same status and headers and no body.
-		r.app.Add(fiber.MethodHead, rt.path, handlers...)
+		methods = append(methods, fiber.MethodHead)
+	}
+	if rb.binding.body != nil {
+		for _, m := range methods {
+			if err := r.bodies.add(m, rt.path); err != nil {
+				return err
+			}
+		}
+	}
+	r.bindings = append(r.bindings, rb)
+	r.routes[key] = name
+	handlers := append(o.middleware[:len(o.middleware):len(o.middleware)], h)
+	for _, m := range methods {
+		r.app.Add(m, rt.path, handlers...)
 	}
 	return nil
 }

@@ -24,7 +24,8 @@ import (
 //	metrics          Metrics: counted and timed with that status
 //	errors           the one place an error becomes an answer (handleError)
 //	recovery         a panic below becomes an error, logged with its stack
-//	framing, body    a request framed two ways or over the body limit is refused
+//	framing, body    a request framed two ways, with a body its route does not
+//	                 declare, or over the body limit is refused
 //	deadline         REQUEST_TIMEOUT on the request's context
 //	CORS, user middleware
 //
@@ -82,13 +83,17 @@ func (r *Router) answerErrors(c *fiber.Ctx) error {
 }
 
 // guardBody refuses a request framed two ways before anything reads it,
-// and one whose declared body is over the server's limit; when the answer
+// one with a body that no route declaring one serves (bodiless.go), and
+// one whose declared body is over the server's limit; when the answer
 // leaves part of a body unread, the connection is closed after it.
 func (r *Router) guardBody(c *fiber.Ctx) error {
 	if err := checkFraming(c); err != nil {
 		return err
 	}
 	defer r.settleBody(c)
+	if err := r.refuseUndeclaredBody(c); err != nil {
+		return err
+	}
 	if err := r.checkBodySize(c); err != nil {
 		return err
 	}

@@ -37,6 +37,9 @@ type Router struct {
 	// draining is set by Drain: /readyz answers 503.
 	draining atomic.Bool
 	routes   map[string]string
+	// bodies are the routes that declare a request body: a request with
+	// a body for any other is refused unread (bodiless.go).
+	bodies bodyRoutes
 	// clientIP makes the client address available to clientip.From.
 	clientIP fiber.Handler
 	// docsGuard protects the docs and developer tools; nil when open.
@@ -68,6 +71,7 @@ func New(cfg Config) (*Router, error) {
 		spec:   openapi.New(specConfig(cfg, tags)),
 		tokens: newTokenCache(cfg.TokenCacheSize),
 		routes: make(map[string]string),
+		bodies: bodyRoutes{},
 	}
 	r.keys = cfg.TokenKeys
 	if r.keys == nil && len(cfg.JWTSecret) > 0 {
@@ -116,6 +120,7 @@ func New(cfg Config) (*Router, error) {
 		ErrorHandler: r.handleError,
 	})
 	r.answerUnknownMethods()
+	// r.readHeadsFirst()
 
 	if err := r.wireExtensions(); err != nil { // (1)
 		return nil, err

@@ -41,7 +41,9 @@ const (
 // which) and sends it the requests of issue 21 that used to exhaust its
 // memory, each body made as it is sent: compression bombs, wrong-typed
 // values of tens of megabytes, 100k unknown keys, deep nesting, chunked
-// bodies and six 150 MB bodies at once, with and without a token. Each must
+// bodies, six 150 MB bodies at once, with and without a token, and a
+// 150 MB body to each route that declares none (the metrics, the docs, the
+// probes, the JWKS) and to a path no route serves (issue 39). Each must
 // be answered with a 4xx problem within 2 s, the process must stay up and
 // serving, and after every unauthenticated bomb its peak resident memory
 // (VmHWM) must be under 128 MiB.
@@ -106,7 +108,7 @@ type bombCase struct {
 	after    func(t *testing.T, target *bombTarget)
 }
 
-// bombCases are the bombs of issue 21, unauthenticated ones first.
+// bombCases are the bombs of issues 21 and 39, unauthenticated ones first.
 func bombCases() []bombCase {
 	gen := func(runs ...run) func() (io.Reader, int64) {
 		return func() (io.Reader, int64) { b := body(runs...); return b, b.Len() }
@@ -122,7 +124,7 @@ func bombCases() []bombCase {
 	precomputed := func(b func() []byte) func() (io.Reader, int64) {
 		return func() (io.Reader, int64) { return bytes.NewReader(b()), int64(len(b())) }
 	}
-	return []bombCase{{
+	cases := []bombCase{{
 		name: "double gzip of 4 GB to logout", method: http.MethodPost, path: "/api/auth/logout",
 		header: []string{"Content-Encoding: gzip, gzip"}, want: []int{http.StatusUnsupportedMediaType},
 		body: precomputed(func() []byte { return gzipBombs().double }),
@@ -162,10 +164,28 @@ func bombCases() []bombCase {
 	}, {
 		name: "6 × 150 MB without a token", method: http.MethodPut, path: "/api/users/{id}",
 		body: update(150 * mib), parallel: 6, want: []int{http.StatusUnauthorized}, early: true,
-	}, {
+	}}
+	// Routes that declare no body, those of the route model and those
+	// mounted beside it (issue 39: GET /metrics read the whole of one),
+	// and a path no route serves: each refuses a body unread.
+	for _, route := range []struct{ method, path string }{
+		{http.MethodGet, "/metrics"},
+		{http.MethodGet, "/api/docs/spec-ui.html"},
+		{http.MethodGet, "/api/docs/spec.json"},
+		{http.MethodGet, "/readyz"},
+		{http.MethodGet, "/livez"},
+		{http.MethodGet, "/.well-known/jwks.json"},
+		{http.MethodPost, "/api/no-such-route"},
+	} {
+		cases = append(cases, bombCase{
+			name: "150 MB to " + route.method + " " + route.path, method: route.method, path: route.path,
+			body: gen(repeat("x", 150*mib)), want: []int{http.StatusRequestEntityTooLarge}, early: true,
+		})
+	}
+	return append(cases, bombCase{
 		name: "6 × 150 MB with a token", method: http.MethodPut, path: "/api/users/{id}",
 		body: update(150 * mib), parallel: 6, token: true, want: []int{http.StatusRequestEntityTooLarge}, early: true,
-	}}
+	})
 }
 
 // gzipSignUp is the sign-up hidden in the gzip bomb, before 1 GB of spaces.
@@ -221,6 +241,7 @@ func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 		"ADMIN_EMAIL":    "root@example.com",
 		"ADMIN_PASSWORD": "bombs-pass-1",
 		"LOG_REQUESTS":   "false",
+		"METRICS":        "true", // served on the service's port
 	}))
 	api.WaitOK(t, healthCheck(port))
 	target := &bombTarget{api: api, addr: fmt.Sprintf("127.0.0.1:%d", port)}

@@ -89,8 +89,8 @@ func TestMetrics(t *testing.T) {
 		live := newService(t, inMemory, router.Config{BasePath: "/api", Metrics: reg})
 		base := serve(t, live)
 		for range 3 {
-			for _, rq := range []struct{ method, path string }{{http.MethodPost, "/api/users"}, {http.MethodGet, "/api"}} {
-				req, err := http.NewRequest(rq.method, base+rq.path, strings.NewReader(`{}`))
+			for _, rq := range []struct{ method, path, body string }{{http.MethodPost, "/api/users", `{}`}, {http.MethodGet, "/api", ""}} {
+				req, err := http.NewRequest(rq.method, base+rq.path, strings.NewReader(rq.body))
 				if err != nil {
 					t.Fatal(err)
 				}
