@@ -218,11 +218,19 @@ type Config struct {
 	//
 	// Optional. Default: 5s
 	RetryAfter time.Duration
-	// ReadTimeout bounds reading a whole request, body included, so a slow
-	// client cannot hold a connection open forever.
+	// ReadTimeout bounds reading a request's body, from the moment its
+	// headers have arrived, so a slow client cannot hold a connection open
+	// forever.
 	//
 	// Optional. Default: 60s
 	ReadTimeout time.Duration
+	// ReadHeaderTimeout bounds reading a request's line and headers, from
+	// the connection's accept or, on a kept-alive connection, from the
+	// request's first byte: a client that opens connections and sends
+	// part of a request holds each for this long at most.
+	//
+	// Optional. Default: 10s, and never more than ReadTimeout
+	ReadHeaderTimeout time.Duration
 	// ReadBufferSize bounds the request line and headers, in bytes: a
 	// request over it is a 431 problem, which every operation documents.
 	// It leaves room for a 512-character cursor and a bearer token.
@@ -300,6 +308,10 @@ const (
 	defaultIdleTimeout    = 120 * time.Second
 )
 
+// DefaultReadHeaderTimeout is the ReadHeaderTimeout of a Config that
+// leaves it zero.
+const DefaultReadHeaderTimeout = 10 * time.Second
+
 // configDefault fills the zero fields of cfg with their defaults.
 func configDefault(cfg Config) Config {
 	if cfg.Name == "" {
@@ -353,6 +365,10 @@ func configDefault(cfg Config) Config {
 	if cfg.ReadTimeout <= 0 {
 		cfg.ReadTimeout = defaultReadTimeout
 	}
+	if cfg.ReadHeaderTimeout <= 0 {
+		cfg.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	cfg.ReadHeaderTimeout = min(cfg.ReadHeaderTimeout, cfg.ReadTimeout)
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = defaultWriteTimeout
 	}

@@ -17,11 +17,11 @@ func TestConfigDefaults(t *testing.T) {
 	zero := configDefault(Config{})
 	negative := configDefault(Config{
 		BodyLimit: -1, MaxLimit: -1, HealthTimeout: -1, RequestTimeout: -1, RetryAfter: -1,
-		ReadTimeout: -1, WriteTimeout: -1, IdleTimeout: -1,
+		ReadTimeout: -1, ReadHeaderTimeout: -1, WriteTimeout: -1, IdleTimeout: -1,
 	})
 	set := configDefault(Config{
 		Name: "orders", BodyLimit: 1, MaxLimit: 1, TokenCacheSize: 1, HealthTimeout: 1, RequestTimeout: 1,
-		RetryAfter: time.Second, ReadTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP",
+		RetryAfter: time.Second, ReadTimeout: 2, ReadHeaderTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP",
 		CORS: CORS{AllowOrigins: "https://a.test", AllowHeaders: "X-A", ExposeHeaders: "X-B"},
 	})
 	tests := []struct {
@@ -37,6 +37,7 @@ func TestConfigDefaults(t *testing.T) {
 		{"RequestTimeout", zero.RequestTimeout, negative.RequestTimeout, DefaultRequestTimeout, set.RequestTimeout},
 		{"RetryAfter", zero.RetryAfter, negative.RetryAfter, defaultRetryAfter, set.RetryAfter},
 		{"ReadTimeout", zero.ReadTimeout, negative.ReadTimeout, defaultReadTimeout, set.ReadTimeout},
+		{"ReadHeaderTimeout", zero.ReadHeaderTimeout, negative.ReadHeaderTimeout, DefaultReadHeaderTimeout, set.ReadHeaderTimeout},
 		{"WriteTimeout", zero.WriteTimeout, negative.WriteTimeout, defaultWriteTimeout, set.WriteTimeout},
 		{"IdleTimeout", zero.IdleTimeout, negative.IdleTimeout, defaultIdleTimeout, set.IdleTimeout},
 		{"ProxyHeader", zero.ProxyHeader, nil, fiber.HeaderXForwardedFor, set.ProxyHeader},
@@ -58,9 +59,13 @@ func TestConfigDefaults(t *testing.T) {
 	// Set values are kept.
 	if set.Name != "orders" || set.BodyLimit != 1 || set.MaxLimit != 1 || set.TokenCacheSize != 1 ||
 		set.HealthTimeout != 1 || set.RequestTimeout != 1 || set.RetryAfter != time.Second ||
-		set.ReadTimeout != 1 || set.WriteTimeout != 1 || set.IdleTimeout != 1 || set.ProxyHeader != "X-Real-IP" ||
+		set.ReadTimeout != 2 || set.ReadHeaderTimeout != 1 || set.WriteTimeout != 1 || set.IdleTimeout != 1 || set.ProxyHeader != "X-Real-IP" ||
 		set.CORS.AllowOrigins != "https://a.test" || set.CORS.AllowHeaders != "X-A" || set.CORS.ExposeHeaders != "X-B" {
 		t.Errorf("configDefault changed values the caller set: %+v", set)
+	}
+	// The head's bound is never past the body's.
+	if got := configDefault(Config{ReadTimeout: time.Second}).ReadHeaderTimeout; got != time.Second {
+		t.Errorf("ReadHeaderTimeout under a ReadTimeout of 1s is %v, want 1s", got)
 	}
 	// RetryAfter is whole seconds: under one second is the default.
 	if got := configDefault(Config{RetryAfter: time.Second - 1}).RetryAfter; got != defaultRetryAfter {

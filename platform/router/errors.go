@@ -22,7 +22,7 @@ import (
 //	*problem.Error, *problem.Problem  as declared
 //	*paging.FieldError                400 naming the paging field (page, limit, cursor)
 //	*fiber.Error 431                  431 headers_too_large (request line and headers over the read buffer)
-//	*fiber.Error 408                  408 request_read_timeout (the request not read within ReadTimeout)
+//	*fiber.Error 408                  408 request_read_timeout (the head not read within ReadHeaderTimeout, or the body within ReadTimeout)
 //	*fiber.Error 4xx                  its status, with a fixed detail
 //	context.DeadlineExceeded          503 request_timeout, Retry-After
 //	an outage (OutageDetector)        503 service_unavailable, Retry-After
@@ -62,7 +62,7 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestHeaderFieldsTooLarge:
 		return errHeadersTooLarge.WithDetail("The request line and headers are larger than the server reads (%d bytes).", r.cfg.ReadBufferSize).Problem()
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestTimeout:
-		return errReadTimeout.WithDetail("The request was not received within %s.", r.cfg.ReadTimeout).Problem()
+		return errReadTimeout.WithDetail("The request was not received in time: its line and headers within %s, its body within %s of them.", r.cfg.ReadHeaderTimeout, r.cfg.ReadTimeout).Problem()
 	case errors.As(err, &fe) && fe.Code >= 400 && fe.Code < 500:
 		return problem.New(fe.Code, fiberDetail(fe.Code))
 	}
@@ -81,9 +81,9 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 // the server's read buffer; every route may answer it, and documents it.
 var errHeadersTooLarge = problem.Declare(http.StatusRequestHeaderFieldsTooLarge, "headers_too_large", "Request headers too large")
 
-// errReadTimeout answers a request whose line, headers or body did not
-// arrive within the server's read timeout; every route may answer it, and
-// documents it.
+// errReadTimeout answers a request whose line and headers did not arrive
+// within the server's ReadHeaderTimeout, or whose body did not within its
+// ReadTimeout; every route may answer it, and documents it.
 var errReadTimeout = problem.Declare(http.StatusRequestTimeout, "request_read_timeout", "Request not received in time")
 
 // fiberDetail gives Fiber's client errors a fixed detail, so nothing the

@@ -120,7 +120,7 @@ func New(cfg Config) (*Router, error) {
 		ErrorHandler: r.handleError,
 	})
 	r.answerUnknownMethods()
-	// r.readHeadsFirst()
+	r.readHeadsFirst()
 
 	if err := r.wireExtensions(); err != nil { // (1)
 		return nil, err
