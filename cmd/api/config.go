@@ -43,9 +43,12 @@ type config struct {
 	MigrateLockTimeout time.Duration
 	// LogRequests writes one log line per request.
 	LogRequests bool
-	// PagingCursorSecret signs the cursors of list routes; empty derives
-	// their key from JWTSecret.
-	PagingCursorSecret []byte
+	// PagingCursorSecret signs the cursors of list routes, and
+	// IdempotencySecret keys the fingerprints of idempotent requests: both
+	// shared by every instance and untouched by a key rotation
+	// (loadStableSecrets). In development they may be empty until serve
+	// fills them (devStableSecrets).
+	PagingCursorSecret, IdempotencySecret []byte
 	// PagingCountBudget is how long a list may count its total exactly
 	// before it answers an estimate.
 	PagingCountBudget time.Duration
@@ -133,7 +136,6 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if cfg.PagingCountMaxAge, err = time.ParseDuration(maxAge); err != nil || cfg.PagingCountMaxAge < 0 {
 		return cfg, fmt.Errorf("PAGING_COUNT_MAX_AGE must be a duration such as 1m, or 0 to count every page, got %q", maxAge)
 	}
-	cfg.PagingCursorSecret = []byte(getenv("PAGING_CURSOR_SECRET"))
 	if err := loadLimits(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
@@ -146,7 +148,50 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if err := loadAccounts(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
-	return cfg, loadTokenKeys(&cfg, getenv)
+	if err := loadTokenKeys(&cfg, getenv); err != nil {
+		return cfg, err
+	}
+	return cfg, loadStableSecrets(&cfg, getenv)
+}
+
+// loadStableSecrets reads the secrets that key what every instance must
+// agree on whichever key signs its tokens: the list cursors
+// (PAGING_CURSOR_SECRET) and the idempotency fingerprints
+// (IDEMPOTENCY_SECRET). Derived from the signing key, they would change
+// with api keys rotate, and an instance that rotated would refuse the
+// cursors and the retries of one that has not. Each one unset falls back to
+// JWT_SECRET, which no rotation of the signing keys changes; in development
+// without JWT_SECRET both are left for serve to fill. Production refuses to
+// start with neither for either, or with one shorter than minJWTSecret.
+func loadStableSecrets(cfg *config, getenv func(string) string) error {
+	var missing []string
+	for _, s := range []struct {
+		name, value string
+		to          *[]byte
+	}{
+		{"PAGING_CURSOR_SECRET", getenv("PAGING_CURSOR_SECRET"), &cfg.PagingCursorSecret},
+		{"IDEMPOTENCY_SECRET", getenv("IDEMPOTENCY_SECRET"), &cfg.IdempotencySecret},
+	} {
+		switch {
+		case s.value != "" && cfg.Env == "production" && len(s.value) < minJWTSecret:
+			return fmt.Errorf("%s must have at least %d bytes when APP_ENV=production, got %d (make one with: openssl rand -base64 32)", s.name, minJWTSecret, len(s.value))
+		case s.value != "":
+			*s.to = []byte(s.value)
+		case len(cfg.JWTSecret) > 0 && !cfg.generatedSecret:
+			*s.to = cfg.JWTSecret
+		case cfg.Env == "production":
+			missing = append(missing, s.name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	verb := " is"
+	if len(missing) > 1 {
+		verb = " are"
+	}
+	return fmt.Errorf("%s required when APP_ENV=production with JWT_SIGNING_KEYS and no JWT_SECRET: secrets of at least %d bytes that every instance shares and no key rotation changes (make each with: openssl rand -base64 32)",
+		strings.Join(missing, " and ")+verb, minJWTSecret)
 }
 
 // loadTokenKeys reads what signs the access tokens: Ed25519 keys
@@ -397,7 +442,7 @@ func settings() []setting {
 		{Name: "DATABASE_URL", Meaning: "postgres://… for PostgreSQL, sqlite:path or file:path for SQLite; empty is SQLite in ./data/app.db"},
 		{Name: "JWT_SIGNING_KEYS", Meaning: "Ed25519 private keys of the access tokens (PEM or a JWK Set; the first signs, all verify; public keys at /.well-known/jwks.json); development without it or JWT_SECRET makes one into " + devKeysFile},
 		{Name: "JWT_SIGNING_KEYS_FILE", Meaning: "a file holding JWT_SIGNING_KEYS instead (a mounted secret); api keys rotate and retire edit it"},
-		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens for a single service, at least %d bytes; production needs it or JWT_SIGNING_KEYS; with keys it signs only the list cursors", minJWTSecret)},
+		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens for a single service, at least %d bytes; production needs it or JWT_SIGNING_KEYS; with keys it keys only the list cursors and the idempotency fingerprints, unless PAGING_CURSOR_SECRET and IDEMPOTENCY_SECRET do", minJWTSecret)},
 		{Name: "ACCESS_TOKEN_TTL", Default: "15m", Meaning: "lifetime of an access token"},
 		{Name: "REFRESH_TOKEN_TTL", Default: "720h", Meaning: "lifetime of a session, and so of its refresh tokens"},
 		{Name: "AUTH_RATE_LIMIT", Default: "30", Meaning: "requests per minute per client address to sign-up, login and refresh; 0 turns it off"},
@@ -426,6 +471,7 @@ func settings() []setting {
 		{Name: "MIGRATE_LOCK_TIMEOUT", Default: "60s", Meaning: "how long a start or migrate waits while another instance migrates"},
 		{Name: "PAGING_COUNT_BUDGET", Default: "25ms", Meaning: "how long a list may count its rows exactly before it answers an estimate; 0 never counts exactly"},
 		{Name: "PAGING_COUNT_MAX_AGE", Default: "1m", Meaning: "how long the pages reached by cursor reuse the total their list's first page counted; 0 counts every page"},
-		{Name: "PAGING_CURSOR_SECRET", Meaning: "signs the list cursors; empty derives their key from JWT_SECRET"},
+		{Name: "PAGING_CURSOR_SECRET", Meaning: fmt.Sprintf("signs the list cursors, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
+		{Name: "IDEMPOTENCY_SECRET", Meaning: fmt.Sprintf("keys the fingerprints of Idempotency-Key requests, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,4 +63,30 @@ func writeNew(path string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// devStableSecrets fills the cursor and idempotency secrets that are still
+// empty, which only development leaves so (loadStableSecrets), with the
+// development secret: JWTSecret when serve made it from devSecretFile, or
+// else the secret stored at path (made once, as loadDevSecret does), which
+// api keys rotate never touches. When the file is unusable, a random secret
+// lasts this run.
+func devStableSecrets(cfg *config, path string, logger *slog.Logger) {
+	if len(cfg.PagingCursorSecret) > 0 && len(cfg.IdempotencySecret) > 0 {
+		return
+	}
+	secret := cfg.JWTSecret
+	if len(secret) == 0 {
+		var err error
+		if secret, err = loadDevSecret(path); err != nil {
+			logger.Warn("PAGING_CURSOR_SECRET, IDEMPOTENCY_SECRET and JWT_SECRET are not set and the development secret file is unusable: cursors and idempotency keys will not survive a restart", slog.Any("error", err))
+			secret = make([]byte, 32)
+			_, _ = rand.Read(secret)
+		}
+	}
+	for _, s := range []*[]byte{&cfg.PagingCursorSecret, &cfg.IdempotencySecret} {
+		if len(*s) == 0 {
+			*s = secret
+		}
+	}
 }

@@ -20,6 +20,11 @@ func TestLoadTokenKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	const secret = "a-production-secret-of-32-bytes!!"
+	// Production with keys alone needs these too (TestLoadStableSecrets).
+	stable := func(env map[string]string) map[string]string {
+		env["PAGING_CURSOR_SECRET"], env["IDEMPOTENCY_SECRET"] = secret, secret
+		return env
+	}
 	cases := []struct {
 		name string
 		env  map[string]string
@@ -27,8 +32,8 @@ func TestLoadTokenKeys(t *testing.T) {
 		keys, secret bool
 		err          string
 	}{
-		{"production with keys and no secret", map[string]string{"APP_ENV": "production", "JWT_SIGNING_KEYS": string(key)}, true, false, ""},
-		{"production with a key file", map[string]string{"APP_ENV": "production", "JWT_SIGNING_KEYS_FILE": file}, true, false, ""},
+		{"production with keys and no secret", stable(map[string]string{"APP_ENV": "production", "JWT_SIGNING_KEYS": string(key)}), true, false, ""},
+		{"production with a key file", stable(map[string]string{"APP_ENV": "production", "JWT_SIGNING_KEYS_FILE": file}), true, false, ""},
 		{"production with a secret", map[string]string{"APP_ENV": "production", "JWT_SECRET": secret}, false, true, ""},
 		{"production with neither", map[string]string{"APP_ENV": "production"}, false, false, "JWT_SIGNING_KEYS (or JWT_SIGNING_KEYS_FILE) or JWT_SECRET is required"},
 		{"production with a short secret", map[string]string{"APP_ENV": "production", "JWT_SECRET": "short"}, false, false, "JWT_SECRET must have at least 32 bytes"},

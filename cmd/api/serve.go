@@ -44,6 +44,9 @@ func routerConfig(cfg config, logger *slog.Logger) router.Config {
 		Production:     cfg.Env == "production",
 		LogRequests:    cfg.LogRequests,
 		Middleware:     []fiber.Handler{databaseSession},
+
+		// The fingerprints' key outlives a rotation of the signing keys.
+		IdempotencySecret: cfg.IdempotencySecret,
 	}
 }
 
@@ -67,6 +70,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 			logger.Info("neither JWT_SIGNING_KEYS nor JWT_SECRET is set: signing with the development key in " + devKeysFile + " (never in production); its public key is at /.well-known/jwks.json")
 		}
 	}
+	devStableSecrets(&cfg, devSecretFile, logger)
 	db, replicas, err := database.OpenWithReplicas(ctx, cfg.DatabaseURL, cfg.DatabaseReplicaURLs, database.ReplicaConfig{Logger: logger, Pool: cfg.Pool})
 	if err != nil {
 		return err

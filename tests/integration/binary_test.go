@@ -88,36 +88,17 @@ func TestBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer taken.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin)
-		cmd.Env = apiEnv(sqliteAPI(t, freePort(t), map[string]string{"METRICS_ADDR": taken.Addr().String()}))
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() == 0 || !strings.Contains(string(out), "listen for metrics") {
-			t.Fatalf("run: %v, want a non-zero exit naming the metrics listener\n%s", err, out)
-		}
+		wantRefusal(t, bin, sqliteAPI(t, freePort(t), map[string]string{"METRICS_ADDR": taken.Addr().String()}), "listen for metrics")
 	})
 
 	t.Run("it refuses APP_ENV=production without JWT_SECRET", func(t *testing.T) {
 		t.Parallel()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin)
-		cmd.Env = apiEnv(map[string]string{
+		wantRefusal(t, bin, map[string]string{
 			"APP_ENV":      "production",
 			"HOST":         "127.0.0.1",
 			"PORT":         strconv.Itoa(freePort(t)),
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
-		})
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
-			t.Fatalf("run: %v, want a non-zero exit status\n%s", err, out)
-		}
-		if !strings.Contains(string(out), "JWT_SECRET") {
-			t.Errorf("output does not name JWT_SECRET:\n%s", out)
-		}
+		}, "JWT_SECRET")
 	})
 }
 
@@ -163,6 +144,22 @@ func apiEnv(config map[string]string) []string {
 func startAPI(t *testing.T, bin string, config map[string]string) *testkit.Process {
 	t.Helper()
 	return testkit.Start(t, bin, apiEnv(config))
+}
+
+// wantRefusal runs the binary with exactly the given configuration and
+// checks that it exits at once with a non-zero status and output naming
+// want, as a service that must not start does.
+func wantRefusal(t *testing.T, bin string, config map[string]string, want string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Env = apiEnv(config)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 || !strings.Contains(string(out), want) {
+		t.Fatalf("run: %v, want a non-zero exit naming %q\n%s", err, want, out)
+	}
 }
 
 // healthCheck is the URL of the health check of a binary on loopback port.

@@ -57,6 +57,8 @@ func testAnotherServiceVerifiesByJWKSAlone(t *testing.T, dsn string) {
 		"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn, "APP_ENV": "production",
 		"JWT_SIGNING_KEYS_FILE": keyFile, "ADMIN_EMAIL": "jwks@example.com", "ADMIN_PASSWORD": "jwks-admin-pass-1",
 		"AUTH_RATE_LIMIT": "0", "MIGRATE_ON_START": "true",
+		// Production with signing keys needs these secrets, which no rotation changes.
+		"PAGING_CURSOR_SECRET": "jwks-cursor-secret-of-32-bytes-or-more", "IDEMPOTENCY_SECRET": "jwks-idempotency-secret-of-32-bytes-or-more",
 	}
 	// start runs the service until stop, which waits for it to exit.
 	start := func() (stop func()) {

@@ -266,8 +266,10 @@ func TestCompose(t *testing.T) {
 		}
 		// A fixed default would pass the production check with a secret
 		// everyone knows: the value must come from the environment.
-		if got := api.Environment["JWT_SECRET"]; !regexp.MustCompile(`^\$\{JWT_SECRET(:-|:\?[^}]*)?\}$`).MatchString(got) {
-			t.Errorf("api JWT_SECRET = %q, want ${JWT_SECRET:-} or ${JWT_SECRET:?...}, never a fixed default", got)
+		for _, name := range []string{"JWT_SECRET", "PAGING_CURSOR_SECRET", "IDEMPOTENCY_SECRET"} {
+			if got := api.Environment[name]; !regexp.MustCompile(`^\$\{` + name + `(:-|:\?[^}]*)?\}$`).MatchString(got) {
+				t.Errorf("api %s = %q, want ${%[1]s:-} or ${%[1]s:?...}, never a fixed default", name, got)
+			}
 		}
 		if !slices.ContainsFunc(api.Ports, func(p string) bool { return strings.HasSuffix(p, ":8080") }) {
 			t.Errorf("api ports = %q, want 8080 published", api.Ports)
