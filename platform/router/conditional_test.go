@@ -257,7 +257,9 @@ func TestMalformedConditionsMatchNothing(t *testing.T) {
 		{"two tags without a comma", func(tag string) []string { return []string{`"9" ` + tag} }, http.StatusPreconditionFailed},
 		{"a tag and *", func(tag string) []string { return []string{tag + ", *"} }, http.StatusPreconditionFailed},
 		{"sent empty", func(string) []string { return []string{""} }, http.StatusPreconditionFailed},
-		{"a tag with a DEL character", func(tag string) []string { return []string{"\"9\x7f\", " + tag} }, http.StatusPreconditionFailed},
+		// A control character in any header value is refused with the
+		// head (head.go), before a condition is read.
+		{"a tag with a DEL character", func(tag string) []string { return []string{"\"9\x7f\", " + tag} }, http.StatusBadRequest},
 		{"a list over two fields", func(tag string) []string { return []string{`"9"`, tag} }, http.StatusOK},
 	} {
 		req := httptest.NewRequest(http.MethodPut, "/things/1", strings.NewReader(`{"name":"x"}`))
@@ -268,7 +270,7 @@ func TestMalformedConditionsMatchNothing(t *testing.T) {
 			t.Errorf("PUT with If-Match %s: status %d, want %d: %s", tc.name, resp.StatusCode, tc.status, body)
 		}
 	}
-	for _, value := range []string{current() + " junk", current() + "junk", `"x" ` + current(), current() + ", *", "\"x\x7f\", " + current()} {
+	for _, value := range []string{current() + " junk", current() + "junk", `"x" ` + current(), current() + ", *"} {
 		resp, _ := conditionalRequest(t, r, http.MethodGet, "/things/1", "If-None-Match", value, "")
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET with If-None-Match %s: status %d, want 200", value, resp.StatusCode)

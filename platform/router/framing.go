@@ -1,12 +1,6 @@
 package router
 
-import (
-	"net/http"
-
-	"github.com/gofiber/fiber/v2"
-
-	"github.com/asapjs/fiber-template/platform/problem"
-)
+import "github.com/gofiber/fiber/v2"
 
 // A request's body is framed by Content-Length or by chunked
 // Transfer-Encoding, never by both and never by a field two parsers could
@@ -37,12 +31,7 @@ const (
 // this server, which kept the last.
 func checkFraming(c *fiber.Ctx) error {
 	h := &c.Request().Header
-	detail := framingFault(h.RawHeaders(), h.IsHTTP11())
-	if detail == "" {
-		return nil
-	}
-	c.Context().SetConnectionClose()
-	return problem.New(http.StatusBadRequest, detail)
+	return refuseMalformed(c, framingFault(h.RawHeaders(), h.IsHTTP11()))
 }
 
 // framingFault returns what is wrong with the framing fields of raw, the

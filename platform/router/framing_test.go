@@ -133,20 +133,28 @@ func TestFramingAmbiguousRequestsAreRefusedAndTheConnectionClosed(t *testing.T) 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, br := pipeline(t, base, tc.request+framingNext)
-			resp, body := readAnswer(t, br)
-			wantProblem(t, resp, body, http.StatusBadRequest)
-			if !resp.Close {
-				t.Error("the answer does not say Connection: close")
-			}
-			rest, err := io.ReadAll(br)
-			if len(rest) > 0 {
-				t.Fatalf("a second answer on the connection: %q", rest)
-			}
-			if err != nil && !errors.Is(err, syscall.ECONNRESET) {
-				t.Fatalf("the connection was not closed: %v", err)
-			}
+			wantRefusedAlone(t, base, tc.request)
 		})
+	}
+}
+
+// wantRefusedAlone sends request with framingNext pipelined behind it and
+// fails t unless the one answer is a 400 problem that closes the
+// connection, so the next request is never read.
+func wantRefusedAlone(t *testing.T, base, request string) {
+	t.Helper()
+	_, br := pipeline(t, base, request+framingNext)
+	resp, body := readAnswer(t, br)
+	wantProblem(t, resp, body, http.StatusBadRequest)
+	if !resp.Close {
+		t.Error("the answer does not say Connection: close")
+	}
+	rest, err := io.ReadAll(br)
+	if len(rest) > 0 {
+		t.Fatalf("a second answer on the connection: %q", rest)
+	}
+	if err != nil && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("the connection was not closed: %v", err)
 	}
 }
 

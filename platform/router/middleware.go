@@ -24,8 +24,9 @@ import (
 //	metrics          Metrics: counted and timed with that status
 //	errors           the one place an error becomes an answer (handleError)
 //	recovery         a panic below becomes an error, logged with its stack
-//	framing, body    a request framed two ways, with a body its route does not
-//	                 declare, or over the body limit is refused
+//	head, framing,   a malformed head (head.go), a request framed two ways,
+//	body             with a body its route does not declare, or over the
+//	                 body limit is refused
 //	deadline         REQUEST_TIMEOUT on the request's context
 //	CORS, user middleware
 //
@@ -82,11 +83,15 @@ func (r *Router) answerErrors(c *fiber.Ctx) error {
 	return nil
 }
 
-// guardBody refuses a request framed two ways before anything reads it,
-// one with a body that no route declaring one serves (bodiless.go), and
-// one whose declared body is over the server's limit; when the answer
-// leaves part of a body unread, the connection is closed after it.
+// guardBody refuses a request whose head parsers could read two ways
+// (head.go) or framed two ways before anything reads it, one with a body
+// that no route declaring one serves (bodiless.go), and one whose
+// declared body is over the server's limit; when the answer leaves part of
+// a body unread, the connection is closed after it.
 func (r *Router) guardBody(c *fiber.Ctx) error {
+	if err := checkHead(c); err != nil {
+		return err
+	}
 	if err := checkFraming(c); err != nil {
 		return err
 	}

@@ -131,7 +131,7 @@ func TestBuiltins(t *testing.T) {
 	})
 	t.Run("a CORS preflight allows the headers of conditional and idempotent requests", func(t *testing.T) {
 		r := newRouter(t, router.Config{BasePath: "/api"})
-		req, _ := http.NewRequest(http.MethodOptions, "/api", nil)
+		req := httptest.NewRequest(http.MethodOptions, "/api", nil)
 		req.Header.Set("Origin", "https://app.example.com")
 		req.Header.Set("Access-Control-Request-Method", "PATCH")
 		req.Header.Set("Access-Control-Request-Headers", "authorization, content-type, if-match, if-none-match, idempotency-key")
@@ -148,7 +148,7 @@ func TestBuiltins(t *testing.T) {
 	})
 	t.Run("a cross-origin script may read the headers the routes answer with", func(t *testing.T) {
 		r := newRouter(t, router.Config{BasePath: "/api"})
-		req, _ := http.NewRequest(http.MethodGet, "/api", nil)
+		req := httptest.NewRequest(http.MethodGet, "/api", nil)
 		req.Header.Set("Origin", "https://app.example.com")
 		resp, _ := do(t, r, req)
 		exposed := strings.ToLower(resp.Header.Get("Access-Control-Expose-Headers"))
@@ -219,7 +219,7 @@ func TestRequestIDs(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, router.Config{})
 	idOf := func(incoming string) string {
-		req, _ := http.NewRequest(http.MethodGet, "/", nil)
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
 		if incoming != "" {
 			req.Header.Set("X-Request-ID", incoming)
 		}

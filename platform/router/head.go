@@ -1,0 +1,151 @@
+package router
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/asapjs/fiber-template/platform/problem"
+)
+
+// A request head must read the same to every parser on its way, or a
+// proxy in front and this server would see different requests (RFC 9112
+// §2.2, §3.2, §5). fasthttp v1.51 ends a line at LF only, so a bare CR
+// stays inside a header value where another parser ends the line
+// ("Foo: a\rContent-Length: 37" hides a body from fasthttp, which then
+// reads it as a second request); it takes any version on the request
+// line, a request without Host or with two, and control characters in
+// values. checkHead refuses all of these from the head as it came on the
+// wire (RawHeaders) and the request line fasthttp parsed.
+
+// Details of the head problems; fixed, so nothing the client sent is
+// echoed.
+const (
+	detailVersion      = "Only HTTP/1.1 and HTTP/1.0 requests are served."
+	detailTarget       = "The request target may not hold a control character or a space."
+	detailBareCR       = "A CR in the request head must be followed by LF."
+	detailFieldName    = "A header name may hold only the characters of a token."
+	detailFieldValue   = "A header value may not hold a control character other than a tab."
+	detailNoHost       = "An HTTP/1.1 request must carry Host."
+	detailTwoHosts     = "A request may carry at most one Host."
+	detailMissingColon = "A header line must hold a name and a colon."
+)
+
+// checkHead refuses with 400 a request whose head is malformed in a way
+// parsers disagree on, and closes the connection after the answer, so
+// nothing left of the request on the connection is read as another: a
+// version other than HTTP/1.1 and HTTP/1.0, a control character or a
+// space in the request target, a CR not followed by LF anywhere in the
+// headers, a header name that is not a token, a control character other
+// than tab in a header value, and no Host on HTTP/1.1 or more than one.
+func checkHead(c *fiber.Ctx) error {
+	h := &c.Request().Header
+	detail := lineFault(h.Protocol(), h.RequestURI(), h.IsHTTP11())
+	if detail == "" {
+		detail = fieldsFault(h.RawHeaders(), h.IsHTTP11())
+	}
+	return refuseMalformed(c, detail)
+}
+
+// refuseMalformed answers a request 400 with detail, closing the
+// connection after the answer so that nothing left of the request on it is
+// read as another request; with no detail it lets the request pass.
+func refuseMalformed(c *fiber.Ctx, detail string) error {
+	if detail == "" {
+		return nil
+	}
+	c.Context().SetConnectionClose()
+	return problem.New(http.StatusBadRequest, detail)
+}
+
+// lineFault returns what is wrong with the version and the target of a
+// request line, or "". http11 is what fasthttp made of the version it
+// read: an empty one ("GET / \r\n") reads as HTTP/1.1 in proto but not
+// in http11.
+func lineFault(proto, target []byte, http11 bool) string {
+	switch string(proto) {
+	case "HTTP/1.1":
+		if !http11 {
+			return detailVersion
+		}
+	case "HTTP/1.0":
+	default:
+		return detailVersion
+	}
+	for _, ch := range target {
+		if ch <= ' ' || ch == 0x7f {
+			return detailTarget
+		}
+	}
+	return ""
+}
+
+// fieldsFault returns what is wrong with raw, the header block of a
+// request as it came on the wire, or "".
+func fieldsFault(raw []byte, http11 bool) string {
+	hosts := 0
+	for len(raw) > 0 {
+		end := bytes.IndexByte(raw, '\n')
+		if end < 0 {
+			end = len(raw)
+		}
+		line := raw[:end]
+		raw = raw[min(end+1, len(raw)):]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if bytes.IndexByte(line, '\r') >= 0 {
+			return detailBareCR
+		}
+		if len(line) == 0 {
+			break // the end of the header block
+		}
+		value := line
+		if line[0] != ' ' && line[0] != '\t' { // not a folded continuation
+			name, rest, ok := bytes.Cut(line, []byte{':'})
+			switch {
+			case !ok:
+				return detailMissingColon
+			case !isToken(name):
+				return detailFieldName
+			case equalFoldASCII(name, "Host"):
+				if hosts++; hosts > 1 {
+					return detailTwoHosts
+				}
+			}
+			value = rest
+		}
+		for _, ch := range value {
+			if (ch < ' ' && ch != '\t') || ch == 0x7f {
+				return detailFieldValue
+			}
+		}
+	}
+	if hosts == 0 && http11 {
+		return detailNoHost
+	}
+	return ""
+}
+
+// tokenPunctuation are the characters of a token besides letters and
+// digits.
+const tokenPunctuation = "!#$%&'*+-.^_`|~"
+
+// isToken reports whether b is a non-empty token (RFC 9110 §5.6.2): the
+// letters, digits and !#$%&'*+-.^_`|~.
+func isToken(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, ch := range b {
+		switch {
+		case 'a' <= ch && ch <= 'z', 'A' <= ch && ch <= 'Z', '0' <= ch && ch <= '9':
+		case strings.IndexByte(tokenPunctuation, ch) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
