@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
 
@@ -212,7 +211,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 			return nil, fmt.Errorf("app: bootstrap admin: %w", err)
 		}
 	}
-	sess := sessions.New(db, users, sessions.Config{
+	sess := sessions.New(db, sessions.Config{
 		Keys:       cfg.TokenKeys,
 		Issuer:     opts.Issuer,
 		Audience:   opts.Audience,
@@ -225,13 +224,13 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	// The auth rate limit is middleware of the public auth routes
 	// themselves, not of path strings: any spelling that reaches them is
 	// counted.
-	var authLimit []fiber.Handler
+	var authLimit *ratelimit.Limiter
 	if opts.AuthRateLimit > 0 {
 		store := opts.RateLimitStore
 		if store == nil {
 			store = rateLimitStore(opts.Context, db, logger)
 		}
-		authLimit = append(authLimit, authRateLimit(opts.AuthRateLimit, store, logger))
+		authLimit = authRateLimit(opts.AuthRateLimit, store, logger)
 	}
 
 	if cfg.Idempotency == nil {
@@ -265,8 +264,9 @@ type Deps struct {
 	Passwords *accounts.Passwords
 	Sessions  *sessions.Service
 	Throttle  *accounts.LoginThrottle
-	// AuthLimit is the rate limit of the public auth routes.
-	AuthLimit []fiber.Handler
+	// AuthLimit is the rate limit of the public auth routes and of email
+	// changes; nil when there is none.
+	AuthLimit *ratelimit.Limiter
 	// Clients are the services that may introspect tokens.
 	Clients router.Clients
 }
@@ -276,7 +276,7 @@ type Deps struct {
 // ./cmd/starter resource), and remove takes it out.
 func Controllers(d Deps) []router.Controller {
 	return []router.Controller{
-		controllers.NewAuth(d.Users, d.Passwords, d.Sessions, d.Throttle, d.Clients, d.AuthLimit...),
-		controllers.NewUsers(d.Users, d.Passwords, d.Sessions, d.AuthLimit...),
+		controllers.NewAuth(d.Users, d.Passwords, d.Sessions, d.Throttle, d.Clients, d.AuthLimit),
+		controllers.NewUsers(d.Users, d.Passwords, d.Sessions, d.AuthLimit),
 	}
 }

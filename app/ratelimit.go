@@ -31,13 +31,14 @@ const loginFailurePruneEvery = 10 * time.Minute
 var _ ratelimit.Store = (*database.RateLimitCounters)(nil)
 
 // authRateLimit limits each client address (clientip's canonical key,
-// IPv6 by /64) to max requests a minute on the routes it is attached to:
-// the public auth routes (sign-up, login, refresh), as per-route
-// middleware, so every spelling of their paths counts. Every answer
+// IPv6 by /64) to max requests a minute: the public auth routes (sign-up,
+// login, refresh) take its Handler as per-route middleware, so every
+// spelling of their paths counts, and a change of one's own email counts
+// with Hit, since it too tells whether an email is taken. Every answer
 // carries RateLimit-Limit, -Remaining and -Reset; over the limit it is a
 // 429 problem with Retry-After; when store fails it is a 503.
-func authRateLimit(max int, store ratelimit.Store, logger *slog.Logger) fiber.Handler {
-	return ratelimit.New(ratelimit.Config{
+func authRateLimit(max int, store ratelimit.Store, logger *slog.Logger) *ratelimit.Limiter {
+	return ratelimit.NewLimiter(ratelimit.Config{
 		Max:    max,
 		Window: time.Minute,
 		Store:  store,

@@ -12,7 +12,6 @@ import (
 
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/app/models"
-	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
@@ -45,7 +44,7 @@ func newSessions(b *testing.B) *sessionsFixture {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := sessions.New(db, repositories.NewUsers(db), sessions.Config{
+	svc := sessions.New(db, sessions.Config{
 		Keys:     keys,
 		Issuer:   app.DefaultIssuer,
 		Audience: app.DefaultAudience,
@@ -57,7 +56,7 @@ func newSessions(b *testing.B) *sessionsFixture {
 	})
 	// What keeps the revocations current, until b ends.
 	svc.Start(ctx)
-	tok, err := svc.Begin(ctx, admin, sessions.Client{})
+	tok, err := svc.Begin(ctx, admin, sessions.Client{}, time.Now())
 	if err != nil {
 		b.Fatal(err)
 	}

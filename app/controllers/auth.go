@@ -33,10 +33,10 @@ type Auth struct {
 }
 
 // NewAuth returns the auth controller; clients are the services that may
-// introspect tokens, and limit, if any, is middleware of the public login
-// and refresh routes (the auth rate limit).
-func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, clients router.Clients, limit ...fiber.Handler) *Auth {
-	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, clients: clients, limit: limit}
+// introspect tokens, and limit, if not nil, limits the public login and
+// refresh routes (the auth rate limit).
+func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, clients router.Clients, limit *ratelimit.Limiter) *Auth {
+	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, clients: clients, limit: middleware(limit)}
 }
 
 // BasePath returns "/auth".
@@ -175,11 +175,17 @@ func (a *Auth) login(rc *router.Ctx, in *LoginInput) (*dto.Token, error) {
 	if err := try.Succeeded(ctx); err != nil {
 		return nil, err
 	}
+	// The session begins only if u is still as read and its sessions did
+	// not end after the request arrived: a change that ended them while
+	// this login was in flight ends it too.
 	tok, err := a.sessions.Begin(ctx, u, sessions.Client{
 		Address:   clientip.From(rc.Fiber()).String(),
 		UserAgent: string(rc.Fiber().Request().Header.UserAgent()),
-	})
-	if err != nil {
+	}, rc.Fiber().Context().Time())
+	switch {
+	case errors.Is(err, sessions.ErrUserChanged):
+		return nil, errInvalidCredentials
+	case err != nil:
 		return nil, err
 	}
 	return tokenResponse(rc, tok), nil

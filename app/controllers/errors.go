@@ -72,3 +72,12 @@ func accountError(c *fiber.Ctx, err error, field string) error {
 	}
 	return err
 }
+
+// middleware is the auth rate limit limit as the middleware of a route:
+// none when limit is nil.
+func middleware(limit *ratelimit.Limiter) []fiber.Handler {
+	if limit == nil {
+		return nil
+	}
+	return []fiber.Handler{limit.Handler()}
+}

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
@@ -26,8 +24,9 @@ type Users struct {
 	users     *repositories.Users
 	passwords *accounts.Passwords
 	sessions  SessionEnder
-	// limit runs before the public sign-up: the auth rate limit.
-	limit []fiber.Handler
+	// limit is the auth rate limit: it runs before the public sign-up and
+	// counts a member's change of its email; nil when there is none.
+	limit *ratelimit.Limiter
 }
 
 // SessionEnder ends every session of a user, so that its access tokens
@@ -36,9 +35,10 @@ type SessionEnder interface {
 	EndUser(ctx context.Context, userID int64) error
 }
 
-// NewUsers returns the users controller; limit, if any, is middleware of
-// the public sign-up route (the auth rate limit).
-func NewUsers(users *repositories.Users, passwords *accounts.Passwords, sessions SessionEnder, limit ...fiber.Handler) *Users {
+// NewUsers returns the users controller; limit, if not nil, limits the
+// public sign-up and the email changes of members (the auth rate limit):
+// both tell whether an email is taken.
+func NewUsers(users *repositories.Users, passwords *accounts.Passwords, sessions SessionEnder, limit *ratelimit.Limiter) *Users {
 	return &Users{users: users, passwords: passwords, sessions: sessions, limit: limit}
 }
 
@@ -68,7 +68,7 @@ func (c *Users) Routes() []router.Route {
 			router.OptionalAuth(),
 			router.Idempotent(),
 			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
-			router.Use(c.limit...)),
+			router.Use(middleware(c.limit)...)),
 		router.Get("/", c.list,
 			router.Summary("List users"),
 			router.Description("Lists users a page at a time, by id or in the order of sort (creation time, name or "+
@@ -106,12 +106,13 @@ func (c *Users) Routes() []router.Route {
 			router.Description("Replaces the email, name, role and active flag of a user: the caller itself, or any user "+
 				"for an admin. Only an admin may change a role or the active flag (a user sends its own values back "+
 				"unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active "+
-				"flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only "+
-				"if nobody changed the user since, else 412 with the current ETag."),
+				"flag ends the user's sessions. A member's change of its own email counts against the per-address "+
+				"rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag "+
+				"of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag."),
 			router.OperationID("updateUser"),
 			router.Auth(),
 			router.IfMatch(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Patch("/:id", c.patch,
 			router.Summary("Change part of a user"),
 			router.Description("Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, "+
@@ -122,7 +123,7 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("patchUser"),
 			router.Auth(),
 			router.IfMatch(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrEditConflict)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Delete("/:id/sessions", c.endSessions,
 			router.Summary("End every session of a user"),
 			router.Description("Ends every session of the user: its refresh tokens and access tokens stop working on "+
@@ -361,6 +362,11 @@ func (c *Users) replace(rc *router.Ctx, ctx context.Context, current *models.Use
 	if u.Email == current.Email && u.Name == current.Name && u.Role == current.Role && u.Active == current.Active {
 		return current, nil
 	}
+	if u.Email != current.Email {
+		if err := c.countEmailChange(rc); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.users.Update(ctx, u, versions...); err != nil {
 		return nil, err
 	}
@@ -370,6 +376,22 @@ func (c *Users) replace(rc *router.Ctx, ctx context.Context, current *models.Use
 		}
 	}
 	return u, nil
+}
+
+// emailChangeCounted is the Locals key that marks a request whose email
+// change was counted, so that a patch applied again counts once.
+type emailChangeCounted struct{}
+
+// countEmailChange counts a member's change of its email against the auth
+// rate limit, before the write can answer that the email is taken: else
+// a member could test which emails have accounts faster than sign-up
+// lets anyone. An admin, who may list every user, is not counted.
+func (c *Users) countEmailChange(rc *router.Ctx) error {
+	if c.limit == nil || callerOf(rc).admin() || rc.Fiber().Locals(emailChangeCounted{}) != nil {
+		return nil
+	}
+	rc.Fiber().Locals(emailChangeCounted{}, true)
+	return c.limit.Hit(rc.Fiber())
 }
 
 func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {

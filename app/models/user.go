@@ -26,6 +26,15 @@ type User struct {
 	// Version starts at 1 and grows by one with every write of the user's
 	// representation (Users.Update): the user's entity tag.
 	Version int64 `bun:"version,notnull,nullzero,default:1"`
+	// SessionEpoch grows by one, and SessionsEndedAt is set, in the
+	// transaction that ends the user's sessions
+	// (repositories.Sessions.RevokeUser). A login begins its session only
+	// at the epoch it read before checking the password, and only if its
+	// request arrived after SessionsEndedAt (repositories.Sessions.Begin),
+	// so that no login in flight outlives a change that ends the sessions.
+	// Neither is part of the user's representation.
+	SessionEpoch    int64        `bun:"session_epoch,notnull"`
+	SessionsEndedAt bun.NullTime `bun:"sessions_ended_at"`
 }
 
 // Indexes declares the indexes the list uses, as the migrations create

@@ -40,24 +40,75 @@ func NewSessions(db bun.IDB) *Sessions {
 	return &Sessions{db: db}
 }
 
-// Create stores a new session s and its first refresh token's hash.
-func (r *Sessions) Create(ctx context.Context, s *models.Session, refreshHash string) error {
+// ErrUserChanged is the answer of Begin when the user is no longer as its
+// login read it: deleted, deactivated, with another password, or with
+// sessions ended since.
+var ErrUserChanged = errors.New("repositories: user changed during login")
+
+// Begin stores a new session s of the user read, whose password a login
+// that arrived at began has just checked, with its first refresh token's
+// hash, if the user is still as read: its row, locked until the
+// transaction ends, still exists, is active, has the same password hash
+// and the same session epoch, and its sessions were last ended before
+// began. Otherwise it is ErrUserChanged and nothing is stored. sign runs
+// under the lock, after the inserts, with the user as it is then: a token
+// it signs carries a role the user has.
+//
+// The lock orders every login against RevokeUser, which takes the same
+// row: a session stored before RevokeUser is ended by it; a login that
+// read the user before it and stores after finds the epoch raised; and
+// one that arrived before it but read the user after (queued behind other
+// logins, say) finds its sessions ended after it arrived.
+func (r *Sessions) Begin(ctx context.Context, s *models.Session, refreshHash string, read *models.User, began time.Time, sign func(*models.User) error) error {
 	return r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		u, err := lockUser(ctx, tx, read.ID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return ErrUserChanged
+		case err != nil:
+			return err
+		case !u.Active || u.PasswordHash != read.PasswordHash || u.SessionEpoch != read.SessionEpoch:
+			return ErrUserChanged
+		case !u.SessionsEndedAt.IsZero() && !u.SessionsEndedAt.Before(began):
+			return ErrUserChanged
+		}
 		if _, err := tx.NewInsert().Model(s).Exec(ctx); err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
 		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: refreshHash, SessionID: s.ID, CreatedAt: s.CreatedAt}).Exec(ctx); err != nil {
 			return fmt.Errorf("insert refresh token: %w", err)
 		}
-		return nil
+		return sign(u)
 	})
+}
+
+// lockUser reads the user with the id and, on PostgreSQL, locks its row
+// until tx ends (SQLite has one writer, and the service one connection to
+// it); no such user is ErrNotFound.
+func lockUser(ctx context.Context, tx bun.Tx, id int64) (*models.User, error) {
+	u := new(models.User)
+	q := tx.NewSelect().Model(u).Where("id = ?", id)
+	if tx.Dialect().Name() == dialect.PG {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, fmt.Errorf("lock user %d: %w", id, err)
+	}
+	return u, nil
 }
 
 // Rotate exchanges the refresh token with hash oldHash for newHash and
 // returns its session. A token already rotated is ErrReused, and revokes
 // the session with revocationTTL (RFC 9700 §4.14.2); an unknown one is
-// ErrNotFound, one of an ended session ErrSessionEnded.
-func (r *Sessions) Rotate(ctx context.Context, oldHash, newHash string, now time.Time, revocationTTL time.Duration) (*models.Session, error) {
+// ErrNotFound, one of an ended session, or of a user that is gone or
+// inactive, ErrSessionEnded. sign runs with the session's user, its row
+// locked as Begin locks it, so that the exchange is ordered against
+// RevokeUser too: a session it ends cannot be refreshed after it, and a
+// token signed carries a role the user has.
+func (r *Sessions) Rotate(ctx context.Context, oldHash, newHash string, now time.Time, revocationTTL time.Duration, sign func(*models.Session, *models.User) error) (*models.Session, error) {
 	var (
 		s      models.Session
 		reused bool
@@ -85,17 +136,30 @@ func (r *Sessions) Rotate(ctx context.Context, oldHash, newHash string, now time
 			}
 			return fmt.Errorf("select session: %w", err)
 		}
+		// The user's row before the session's: RevokeUser's order.
+		u, err := lockUser(ctx, tx, s.UserID)
+		if errors.Is(err, ErrNotFound) {
+			return ErrSessionEnded
+		}
+		if err != nil {
+			return err
+		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			reused = true
 			return revoke(ctx, tx, []string{s.ID}, now, revocationTTL)
 		}
-		if !s.RevokedAt.IsZero() || !now.Before(s.ExpiresAt) {
+		// The session is read again under the user's lock: RevokeUser may
+		// have ended it since the read above.
+		if err := tx.NewSelect().Model(&s).Where("id = ?", tok.SessionID).Scan(ctx); err != nil {
+			return fmt.Errorf("select session: %w", err)
+		}
+		if !s.RevokedAt.IsZero() || !now.Before(s.ExpiresAt) || !u.Active {
 			return ErrSessionEnded
 		}
 		if _, err := tx.NewInsert().Model(&models.RefreshToken{Hash: newHash, SessionID: s.ID, CreatedAt: now}).Exec(ctx); err != nil {
 			return fmt.Errorf("insert refresh token: %w", err)
 		}
-		return nil
+		return sign(&s, u)
 	})
 	switch {
 	case err != nil:
@@ -168,10 +232,23 @@ func (r *Sessions) RevokeOwn(ctx context.Context, userID int64, id string, now t
 }
 
 // RevokeUser ends every unrevoked session of the user, as Revoke does, and
-// returns their ids.
+// returns their ids. In the same transaction it raises the user's session
+// epoch and sets when its sessions ended to now, its row locked first: a
+// login that read the user before, or arrived before now, and stores its
+// session after is refused (Begin), and one that stored it before has it
+// ended here. A user that is gone has its sessions ended all the same.
 func (r *Sessions) RevokeUser(ctx context.Context, userID int64, now time.Time, ttl time.Duration) ([]string, error) {
 	var ids []string
 	err := r.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// Rounded up, so that a login that arrived at the same instant is
+		// refused although the database keeps microseconds.
+		ended := now.Truncate(time.Microsecond).Add(time.Microsecond)
+		if _, err := tx.NewUpdate().Model((*models.User)(nil)).
+			Set("session_epoch = session_epoch + 1").Set("sessions_ended_at = ?", ended).
+			Where("id = ?", userID).
+			Exec(ctx); err != nil {
+			return fmt.Errorf("raise the session epoch of user %d: %w", userID, err)
+		}
 		if err := tx.NewSelect().Model((*models.Session)(nil)).Column("id").
 			Where("user_id = ?", userID).Where("revoked_at IS NULL").
 			Scan(ctx, &ids); err != nil {

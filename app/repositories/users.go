@@ -24,9 +24,10 @@ type Users struct{ rows records[models.User] }
 // database.WithCursors, which signs the list's cursors, and may choose the
 // count strategy with database.WithCount.
 func NewUsers(db bun.IDB, listing ...database.Option) *Users {
-	// The password hash is not part of a user's representation: Update
-	// never writes it, SetPassword does.
-	return &Users{records[models.User]{db: db, listing: listing, what: "user", kept: []string{"password_hash"}}}
+	// The password hash and the session epoch are not part of a user's
+	// representation: Update never writes them; SetPassword and the
+	// sessions' RevokeUser do.
+	return &Users{records[models.User]{db: db, listing: listing, what: "user", kept: []string{"password_hash", "session_epoch", "sessions_ended_at"}}}
 }
 
 // UserFilter narrows a list of users; zero fields do not filter.

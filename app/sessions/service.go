@@ -67,14 +67,13 @@ type Service struct {
 	cfg      Config
 	db       *bun.DB
 	repo     *repositories.Sessions
-	users    *repositories.Users
 	revoked  *revokedSet
 	audience jwt.ClaimStrings
 }
 
 // New returns the sessions of the service on db. Start runs what keeps
 // the revocations current.
-func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
+func New(db *bun.DB, cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -85,7 +84,6 @@ func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
 		cfg:      cfg,
 		db:       db,
 		repo:     repositories.NewSessions(db),
-		users:    users,
 		revoked:  newRevokedSet(),
 		audience: jwt.ClaimStrings{cfg.Audience},
 	}
@@ -97,9 +95,19 @@ func New(db *bun.DB, users *repositories.Users, cfg Config) *Service {
 // the TTL (router.Config.TokenMaxAge), whatever TTL issued it.
 func (s *Service) revocationTTL() time.Duration { return s.cfg.AccessTTL + time.Minute }
 
-// Begin starts a session for u, who has just proved its password from
-// client, and returns its first pair.
-func (s *Service) Begin(ctx context.Context, u *models.User, client Client) (Token, error) {
+// ErrUserChanged is the answer of Begin when the user changed after the
+// login read it: deleted, deactivated, its password changed or its
+// sessions ended. The login must not begin a session.
+var ErrUserChanged = repositories.ErrUserChanged
+
+// Begin starts a session for u, as read before its password was checked
+// for a login from client that arrived at began, and returns its first
+// pair. If u changed since it was read in a way that ends sessions, or its
+// sessions were ended after began, it is ErrUserChanged and no session
+// begins (repositories.Sessions.Begin): a change that ends the user's
+// sessions holds for every login in flight. The access token carries the
+// role u has when the session is stored.
+func (s *Service) Begin(ctx context.Context, u *models.User, client Client, began time.Time) (Token, error) {
 	id, err := newSessionID()
 	if err != nil {
 		return Token{}, err
@@ -113,12 +121,16 @@ func (s *Service) Begin(ctx context.Context, u *models.User, client Client) (Tok
 		ID: id, UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.RefreshTTL),
 		Address: client.Address, UserAgent: truncateUTF8(client.UserAgent, userAgentMax),
 	}
-	if err := s.repo.Create(ctx, sess, hash); err != nil {
+	var access string
+	err = s.repo.Begin(database.OnPrimary(ctx), sess, hash, u, began, func(current *models.User) (err error) {
+		access, err = s.sign(current, id, now)
+		return err
+	})
+	switch {
+	case errors.Is(err, repositories.ErrUserChanged):
+		return Token{}, ErrUserChanged
+	case err != nil:
 		return Token{}, fmt.Errorf("begin session: %w", err)
-	}
-	access, err := s.sign(u, id, now)
-	if err != nil {
-		return Token{}, err
 	}
 	return Token{AccessToken: access, RefreshToken: refresh, ExpiresIn: s.cfg.AccessTTL}, nil
 }
@@ -133,7 +145,11 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (Token, error) {
 		return Token{}, err
 	}
 	now := s.cfg.Now()
-	sess, err := s.repo.Rotate(ctx, hashToken(refresh), hash, now, s.revocationTTL())
+	var access string
+	sess, err := s.repo.Rotate(ctx, hashToken(refresh), hash, now, s.revocationTTL(), func(sess *models.Session, u *models.User) (err error) {
+		access, err = s.sign(u, sess.ID, now)
+		return err
+	})
 	switch {
 	case errors.Is(err, repositories.ErrReused):
 		s.revoked.add(sess.ID, now.Add(s.revocationTTL()))
@@ -143,19 +159,6 @@ func (s *Service) Refresh(ctx context.Context, refresh string) (Token, error) {
 		return Token{}, ErrInvalidRefresh
 	case err != nil:
 		return Token{}, fmt.Errorf("refresh session: %w", err)
-	}
-	u, err := s.users.Get(ctx, sess.UserID)
-	switch {
-	case errors.Is(err, repositories.ErrNotFound):
-		return Token{}, ErrInvalidRefresh
-	case err != nil:
-		return Token{}, err
-	case !u.Active:
-		return Token{}, ErrInvalidRefresh
-	}
-	access, err := s.sign(u, sess.ID, now)
-	if err != nil {
-		return Token{}, err
 	}
 	return Token{AccessToken: access, RefreshToken: next, ExpiresIn: s.cfg.AccessTTL}, nil
 }
@@ -197,7 +200,8 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 }
 
 // EndUser ends every session of the user: after a delete, a deactivation,
-// a role change or a password change, its access tokens stop working.
+// a role change or a password change, its access tokens stop working, and
+// no login that read the user before can begin a session (Begin).
 func (s *Service) EndUser(ctx context.Context, userID int64) error {
 	now := s.cfg.Now()
 	ids, err := s.repo.RevokeUser(database.OnPrimary(ctx), userID, now, s.revocationTTL())

@@ -79,7 +79,7 @@ func newFixture(t *testing.T) *fixture {
 // ends.
 func (f *fixture) newService(t *testing.T) *Service {
 	t.Helper()
-	s := New(f.db, repositories.NewUsers(f.db), Config{
+	s := New(f.db, Config{
 		Keys:       secretKeys(t, testSecret),
 		Issuer:     testIssuer,
 		Audience:   testAudience,
@@ -96,7 +96,7 @@ func (f *fixture) newService(t *testing.T) *Service {
 // access token.
 func (f *fixture) begin(t *testing.T) (Token, *router.Claims) {
 	t.Helper()
-	tok, err := f.s.Begin(t.Context(), f.user, Client{Address: "192.0.2.1", UserAgent: "test"})
+	tok, err := f.s.Begin(t.Context(), f.user, Client{Address: "192.0.2.1", UserAgent: "test"}, f.clock.Now())
 	if err != nil {
 		t.Fatalf("begin: %v", err)
 	}

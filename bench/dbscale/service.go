@@ -14,7 +14,6 @@ import (
 
 	"github.com/asapjs/fiber-template/app"
 	"github.com/asapjs/fiber-template/app/models"
-	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/app/sessions"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/platform/token"
@@ -72,12 +71,12 @@ func adminToken(ctx context.Context, db *bun.DB) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sess := sessions.New(db, repositories.NewUsers(db), sessions.Config{
+	sess := sessions.New(db, sessions.Config{
 		Keys: keys, Issuer: app.DefaultIssuer, Audience: app.DefaultAudience,
 		AccessTTL: accessTTL, RefreshTTL: app.DefaultRefreshTokenTTL,
 		Logger: slog.New(slog.DiscardHandler),
 	})
-	tok, err := sess.Begin(ctx, &admin, sessions.Client{})
+	tok, err := sess.Begin(ctx, &admin, sessions.Client{}, time.Now())
 	if err != nil {
 		return "", fmt.Errorf("log the admin in: %w", err)
 	}

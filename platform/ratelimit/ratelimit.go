@@ -30,35 +30,60 @@ const (
 	HeaderReset     = "RateLimit-Reset"
 )
 
-// New returns the limiter. It counts every request it sees (but those
-// Config.Next skips) under Scope + ":" + Key(c) with the request's context
-// (c.UserContext(), which carries the router's request deadline), sets the
-// RateLimit-* headers, and past Max answers LimitReached with Retry-After.
-// A Store error refuses the request with ErrUnavailable wrapping the
-// cause.
-func New(cfg Config) fiber.Handler {
+// New returns the limiter as middleware: NewLimiter(cfg).Handler().
+func New(cfg Config) fiber.Handler { return NewLimiter(cfg).Handler() }
+
+// Limiter counts requests per key in fixed windows; its Handler is the
+// middleware, and Hit counts a request from inside a handler, for a limit
+// that applies to what a request turns out to do (an email change, say)
+// rather than to its route.
+type Limiter struct {
+	cfg    Config
+	prefix string
+}
+
+// NewLimiter returns the limiter of cfg. Limiters of one Store and Scope
+// count together.
+func NewLimiter(cfg Config) *Limiter {
 	cfg = configDefault(cfg)
-	prefix := cfg.Scope + ":"
+	return &Limiter{cfg: cfg, prefix: cfg.Scope + ":"}
+}
+
+// Handler returns the middleware: it counts every request it sees (but
+// those Config.Next skips) with Hit and passes those under the limit on.
+func (l *Limiter) Handler() fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		if cfg.Next != nil && cfg.Next(c) {
+		if l.cfg.Next != nil && l.cfg.Next(c) {
 			return c.Next()
 		}
-		now := cfg.Now()
-		hits, reset, err := cfg.Store.Hit(c.UserContext(), boundKey(prefix+cfg.Key(c)), cfg.Window, now)
-		if err != nil {
-			cfg.Logger.Warn("rate limit store failed; request refused",
-				slog.String("scope", cfg.Scope), slog.String("path", c.Path()), slog.Any("error", err))
-			return fmt.Errorf("%w: %w", ErrUnavailable.WithDetail("The rate limit of this route cannot be checked right now; retry later."),
-				fmt.Errorf("ratelimit %s: %w", cfg.Scope, err))
-		}
-		wait := Seconds(reset.Sub(now))
-		SetHeaders(c, cfg.Max, cfg.Max-hits, wait)
-		if hits > cfg.Max {
-			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
-			return cfg.LimitReached(c, wait)
+		if err := l.Hit(c); err != nil {
+			return err
 		}
 		return c.Next()
 	}
+}
+
+// Hit counts the request under Scope + ":" + Key(c) with the request's
+// context (c.UserContext(), which carries the router's request deadline),
+// sets the RateLimit-* headers, and past Max returns LimitReached's error
+// with Retry-After set. A Store error is ErrUnavailable wrapping the cause.
+func (l *Limiter) Hit(c *fiber.Ctx) error {
+	cfg := l.cfg
+	now := cfg.Now()
+	hits, reset, err := cfg.Store.Hit(c.UserContext(), boundKey(l.prefix+cfg.Key(c)), cfg.Window, now)
+	if err != nil {
+		cfg.Logger.Warn("rate limit store failed; request refused",
+			slog.String("scope", cfg.Scope), slog.String("path", c.Path()), slog.Any("error", err))
+		return fmt.Errorf("%w: %w", ErrUnavailable.WithDetail("The rate limit of this route cannot be checked right now; retry later."),
+			fmt.Errorf("ratelimit %s: %w", cfg.Scope, err))
+	}
+	wait := Seconds(reset.Sub(now))
+	SetHeaders(c, cfg.Max, cfg.Max-hits, wait)
+	if hits > cfg.Max {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
+		return cfg.LimitReached(c, wait)
+	}
+	return nil
 }
 
 // SetHeaders sets RateLimit-Limit to limit, RateLimit-Remaining to

@@ -59,7 +59,7 @@ func listening(t *testing.T, db *bun.DB) (int, bool) {
 // stays the instance's under test.
 func otherInstance(t *testing.T, db *bun.DB) *sessions.Service {
 	t.Helper()
-	return sessions.New(db, repositories.NewUsers(db), sessions.Config{
+	return sessions.New(db, sessions.Config{
 		Keys:       secretKeys(t, userTestSecret),
 		Issuer:     app.DefaultIssuer,
 		Audience:   app.DefaultAudience,

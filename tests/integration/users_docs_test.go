@@ -58,7 +58,7 @@ func TestUsersSpec(t *testing.T) {
 		{"createUser", http.MethodPost, "/api/users", "optional", []string{"201", "400", "401", "403", "408", "409", "413", "415", "422", "429", "431", "500", "503"}},
 		{"listUsers", http.MethodGet, "/api/users", "bearer", []string{"200", "304", "400", "401", "403", "408", "422", "431", "500", "503"}},
 		{"getUser", http.MethodGet, "/api/users/{id}", "bearer", []string{"200", "304", "400", "401", "403", "404", "408", "431", "500", "503"}},
-		{"updateUser", http.MethodPut, "/api/users/{id}", "bearer", []string{"200", "400", "401", "403", "404", "408", "409", "412", "413", "415", "422", "431", "500", "503"}},
+		{"updateUser", http.MethodPut, "/api/users/{id}", "bearer", []string{"200", "400", "401", "403", "404", "408", "409", "412", "413", "415", "422", "429", "431", "500", "503"}},
 		{"deleteUser", http.MethodDelete, "/api/users/{id}", "bearer", []string{"204", "400", "401", "403", "404", "408", "409", "412", "431", "500", "503"}},
 	}
 	for _, tt := range operations {

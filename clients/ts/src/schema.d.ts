@@ -198,7 +198,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
          */
         put: operations["updateUser"];
         post?: never;
@@ -3093,6 +3093,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3104,6 +3107,9 @@ export interface operations {
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3122,6 +3128,9 @@ export interface operations {
             /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3144,6 +3153,9 @@ export interface operations {
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3164,6 +3176,9 @@ export interface operations {
             404: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3183,6 +3198,9 @@ export interface operations {
             /** @description Request not received in time */
             408: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3203,6 +3221,9 @@ export interface operations {
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3225,6 +3246,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3245,6 +3269,9 @@ export interface operations {
             413: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3266,6 +3293,9 @@ export interface operations {
                     /** @description When the Content-Encoding was refused: the codings the route takes */
                     "Accept-Encoding"?: string;
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3285,6 +3315,9 @@ export interface operations {
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3300,9 +3333,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_requests",
+                     *       "detail": "Too many requests",
+                     *       "status": 429,
+                     *       "title": "Too many requests",
+                     *       "type": "urn:problem-type:too_many_requests"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3323,6 +3384,9 @@ export interface operations {
             500: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3338,10 +3402,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request timed out / Service unavailable */
+            /** @description Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3350,11 +3417,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "request_timeout",
-                     *       "detail": "Request timed out",
+                     *       "code": "rate_limit_unavailable",
+                     *       "detail": "Rate limit unavailable",
                      *       "status": 503,
-                     *       "title": "Request timed out",
-                     *       "type": "urn:problem-type:request_timeout"
+                     *       "title": "Rate limit unavailable",
+                     *       "type": "urn:problem-type:rate_limit_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3614,6 +3681,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the answer (RFC 9110): changes whenever the representation does */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3625,6 +3695,9 @@ export interface operations {
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3643,6 +3716,9 @@ export interface operations {
             /** @description Unauthorized / Unauthorized */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
                     "WWW-Authenticate"?: string;
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3665,6 +3741,9 @@ export interface operations {
             403: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3685,6 +3764,9 @@ export interface operations {
             404: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3704,6 +3786,9 @@ export interface operations {
             /** @description Request not received in time */
             408: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3724,6 +3809,9 @@ export interface operations {
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3746,6 +3834,9 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Entity tag of the current representation */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3766,6 +3857,9 @@ export interface operations {
             413: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStoreOnceChecked"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3789,6 +3883,9 @@ export interface operations {
                     /** @description The patch media types the resource takes (RFC 5789) */
                     "Accept-Patch"?: string;
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3808,6 +3905,9 @@ export interface operations {
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3823,9 +3923,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_requests",
+                     *       "detail": "Too many requests",
+                     *       "status": 429,
+                     *       "title": "Too many requests",
+                     *       "type": "urn:problem-type:too_many_requests"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Request headers too large */
             431: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3846,6 +3974,9 @@ export interface operations {
             500: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3861,10 +3992,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request timed out / Service unavailable */
+            /** @description Rate limit unavailable / Request timed out / Service unavailable */
             503: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3873,11 +4007,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "request_timeout",
-                     *       "detail": "Request timed out",
+                     *       "code": "rate_limit_unavailable",
+                     *       "detail": "Rate limit unavailable",
                      *       "status": 503,
-                     *       "title": "Request timed out",
-                     *       "type": "urn:problem-type:request_timeout"
+                     *       "title": "Rate limit unavailable",
+                     *       "type": "urn:problem-type:rate_limit_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
