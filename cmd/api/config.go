@@ -445,7 +445,7 @@ func settings() []setting {
 		{Name: "JWT_SECRET", Meaning: fmt.Sprintf("HS256 secret of the access tokens for a single service, at least %d bytes; production needs it or JWT_SIGNING_KEYS; with keys it keys only the list cursors and the idempotency fingerprints, unless PAGING_CURSOR_SECRET and IDEMPOTENCY_SECRET do", minJWTSecret)},
 		{Name: "ACCESS_TOKEN_TTL", Default: "15m", Meaning: "lifetime of an access token"},
 		{Name: "REFRESH_TOKEN_TTL", Default: "720h", Meaning: "lifetime of a session, and so of its refresh tokens"},
-		{Name: "AUTH_RATE_LIMIT", Default: "30", Meaning: "requests per minute per client address to sign-up, login and refresh; 0 turns it off"},
+		{Name: "AUTH_RATE_LIMIT", Default: "30", Meaning: "requests per minute per client address to sign-up, login, refresh and members' email changes; 0 turns it off"},
 		{Name: "TRUSTED_PROXIES", Meaning: "comma-separated proxy addresses or CIDR ranges whose X-Forwarded-For names the client; empty trusts none"},
 		{Name: "ADMIN_EMAIL", Meaning: "with ADMIN_PASSWORD: start-up creates this active admin unless a user with the email exists"},
 		{Name: "ADMIN_PASSWORD", Meaning: "password of the bootstrap admin of ADMIN_EMAIL"},
