@@ -79,6 +79,8 @@ type config struct {
 	// Accounts are the settings of sessions, throttling and the bootstrap
 	// admin.
 	Accounts accounts
+	// Conns bound the connections to the service's port.
+	Conns conns
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 	// devKeys is true when the development signing keys are to be used.
@@ -137,6 +139,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 		return cfg, fmt.Errorf("PAGING_COUNT_MAX_AGE must be a duration such as 1m, or 0 to count every page, got %q", maxAge)
 	}
 	if err := loadLimits(&cfg, lookupEnv); err != nil {
+		return cfg, err
+	}
+	if err := loadConns(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
 	if cfg.DocsUsers, err = parseUsers(getenv("DOCS_USERS")); err != nil {
@@ -467,6 +472,9 @@ func settings() []setting {
 		{Name: "METRICS_ADDR", Meaning: "host:port (such as :9090) of a listener of their own for GET /metrics, off the service's port; empty serves them on PORT"},
 		{Name: "SHUTDOWN_DELAY", Default: "0s", Meaning: "on SIGTERM, how long /readyz answers 503 while requests are still served"},
 		{Name: "SHUTDOWN_TIMEOUT", Default: "15s", Meaning: "after the listener closes, how long requests in flight may take"},
+		{Name: "MAX_CONNS", Meaning: "connections open at once on PORT; past it a new one is answered 503 and closed; empty is three quarters of the open-files limit (ulimit -n), at most 10000"},
+		{Name: "MAX_CONNS_PER_ADDRESS", Meaning: "connections open at once from one client address (IPv6 by /64); trusted proxies count only against MAX_CONNS; empty is an eighth of MAX_CONNS"},
+		{Name: "READ_HEADER_TIMEOUT", Default: "10s", Meaning: "how long a request's line and headers may take to arrive; its body then has a minute"},
 		{Name: "DATABASE_REPLICA_URLS", Meaning: "comma-separated postgres:// DSNs of read replicas of DATABASE_URL"},
 		{Name: "MIGRATE_LOCK_TIMEOUT", Default: "60s", Meaning: "how long a start or migrate waits while another instance migrates"},
 		{Name: "PAGING_COUNT_BUDGET", Default: "25ms", Meaning: "how long a list may count its rows exactly before it answers an estimate; 0 never counts exactly"},

@@ -111,6 +111,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		rcfg.MetricsElsewhere = cfg.MetricsAddr != ""
 	}
 	rcfg.TracerProvider = tp
+	rcfg.ReadHeaderTimeout = cfg.Conns.ReadHeaderTimeout
 	r, err := app.NewWithOptions(db, rcfg, opts)
 	if err != nil {
 		return err
@@ -119,14 +120,21 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	ln := &countingListener{Listener: tcp}
+	ln, err := limitConns(tcp, cfg, logger)
+	if err != nil {
+		_ = tcp.Close()
+		return err
+	}
 	served := make(chan error, 2)
 	base := "http://" + displayHost(ln.Addr())
+	maxConns, perAddress := ln.Limits()
 	attrs := []any{
 		slog.String("url", base+r.RootURL()),
 		slog.String("docs", base+r.DocsURL()),
 		slog.String("database", string(database.DialectOfDB(db))),
 		slog.String("env", cfg.Env),
+		slog.Int("max_conns", maxConns),
+		slog.Int("max_conns_per_address", perAddress),
 	}
 	if rcfg.MetricsElsewhere {
 		metrics, err := listenMetrics(cfg.MetricsAddr, rcfg.Metrics)
