@@ -270,12 +270,26 @@ func TestLoginThrottle(t *testing.T) {
 		for range 5 {
 			a.send(t, wrong).wantProblem(t, http.StatusUnauthorized)
 		}
-		t.Run("the 6th attempt is a 429 with Retry-After, even with the right password", func(t *testing.T) {
-			res := a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t@example.com", "password": "member-pass-1234"}})
-			res.wantProblem(t, http.StatusTooManyRequests)
-			if res.header.Get("Retry-After") == "" {
-				t.Error("no Retry-After")
+		t.Run("the 6th attempt is a 429 until the window forgets the 1st failure, even with the right password", func(t *testing.T) {
+			// The failures were a moment ago: the wait is nearly the whole
+			// 15-minute window, not a retry in seconds.
+			a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t@example.com", "password": "member-pass-1234"}}).
+				wantRetryAfter(t, 14*time.Minute, 15*time.Minute)
+		})
+		t.Run("while logins are still being checked, the wait is for them to end", func(t *testing.T) {
+			a.memberToken(t, "t4@example.com")
+			wrong := req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": "t4@example.com", "password": "wrong-pass-99"}}
+			for range 5 {
+				a.send(t, wrong).wantProblem(t, http.StatusUnauthorized)
 			}
+			// As if the five had just begun on another instance and their
+			// passwords were still being checked: one may succeed, which
+			// forgets the failures, and no check outlives its request.
+			if _, err := a.db.NewUpdate().Model((*models.LoginFailure)(nil)).Set("pending = ?", true).Set("failed_at = ?", time.Now()).
+				Where("email = ?", "t4@example.com").Exec(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			a.send(t, wrong).wantRetryAfter(t, time.Second, router.DefaultRequestTimeout)
 		})
 		t.Run("another account from the same address is not throttled", func(t *testing.T) {
 			a.memberToken(t, "t2@example.com")
@@ -283,7 +297,7 @@ func TestLoginThrottle(t *testing.T) {
 		t.Run("guesses sent at once count against each other", func(t *testing.T) {
 			a.memberToken(t, "t3@example.com")
 			const guesses = 16
-			statuses := make(chan int, guesses)
+			answers := make(chan response, guesses)
 			var wg sync.WaitGroup
 			for range guesses {
 				wg.Go(func() {
@@ -292,14 +306,28 @@ func TestLoginThrottle(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					statuses <- res.status
+					answers <- res
 				})
 			}
 			wg.Wait()
-			close(statuses)
+			close(answers)
 			count := map[int]int{}
-			for s := range statuses {
-				count[s]++
+			for res := range answers {
+				count[res.status]++
+				if res.status != http.StatusTooManyRequests {
+					continue
+				}
+				// Refused while the checked ones were in flight, the wait
+				// is for them: the request timeout from when the last began,
+				// which may be a moment after the refused one did. After
+				// they failed, the wait is for the window.
+				wait, _ := strconv.Atoi(res.header.Get("Retry-After"))
+				inFlight := wait >= 1 && time.Duration(wait)*time.Second <= router.DefaultRequestTimeout+5*time.Second
+				window := time.Duration(wait)*time.Second >= 14*time.Minute && time.Duration(wait)*time.Second <= 15*time.Minute
+				if !inFlight && !window {
+					t.Errorf("a refusal's Retry-After %q is neither for logins in flight (about %s) nor for the 15-minute window",
+						res.header.Get("Retry-After"), router.DefaultRequestTimeout)
+				}
 			}
 			checked := count[http.StatusUnauthorized]
 			if checked < 1 || checked > 5 || checked+count[http.StatusTooManyRequests]+count[http.StatusServiceUnavailable] != guesses {

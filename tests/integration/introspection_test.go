@@ -105,6 +105,25 @@ func testServicesIntrospectTokens(t *testing.T, newDSN func(*testing.T) string) 
 		}
 	})
 
+	t.Run("a token of this service and a live session that lives longer than an access token is inactive", func(t *testing.T) {
+		// The login's own claims signed again with the service's key: only
+		// the lifetime differs from a token the service issued.
+		resigned := func(lifetime time.Duration) string {
+			c := jwtClaimsOf(t, login.AccessToken)
+			now := time.Now()
+			c.IssuedAt, c.ExpiresAt = jwt.NewNumericDate(now), jwt.NewNumericDate(now.Add(lifetime))
+			return mintToken(t, userTestSecret, c)
+		}
+		if !active(t, resigned(app.DefaultAccessTokenTTL)).Active {
+			t.Fatal("the login's claims signed again with the service's key are not active")
+		}
+		// RFC 9068: a leaked token that never expires is not one the
+		// service accepts, whoever signed it.
+		if got := active(t, resigned(30*365*24*time.Hour)); got.Active {
+			t.Errorf("a token living 30 years is active: %+v", got)
+		}
+	})
+
 	t.Run("only clients may ask", func(t *testing.T) {
 		for name, auth := range map[string]string{
 			"no credentials":               "",

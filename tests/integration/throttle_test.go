@@ -104,6 +104,20 @@ func (res response) wantLimited(t *testing.T) {
 	}
 }
 
+// wantRetryAfter checks a throttled login: a 429 whose Retry-After, and
+// RateLimit-Reset with it, is within [lo, hi].
+func (res response) wantRetryAfter(t *testing.T, lo, hi time.Duration) {
+	t.Helper()
+	res.wantProblem(t, http.StatusTooManyRequests)
+	wait, err := strconv.Atoi(res.header.Get("Retry-After"))
+	if got := time.Duration(wait) * time.Second; err != nil || got < lo || got > hi {
+		t.Errorf("Retry-After %q, want within [%s, %s]; body %s", res.header.Get("Retry-After"), lo, hi, res.body)
+	}
+	if reset := res.header.Get("RateLimit-Reset"); reset != res.header.Get("Retry-After") {
+		t.Errorf("RateLimit-Reset %q, want Retry-After's %q", reset, res.header.Get("Retry-After"))
+	}
+}
+
 // wantRemaining checks the RateLimit-Remaining of an answer.
 func (res response) wantRemaining(t *testing.T, remaining int) {
 	t.Helper()
@@ -238,6 +252,44 @@ func TestThrottleKeysTheRightMostUntrustedAddress(t *testing.T) {
 			a.sendHTTP(t, base, wrongLogin("/api/auth/login", "locked@example.com", "198.51.100.2, 203.0.113.7")).wantLimited(t)
 			a.sendHTTP(t, base, wrongLogin("/api/auth/login", "locked@example.com", "198.51.100.1, 203.0.113.8")).
 				wantProblem(t, http.StatusUnauthorized)
+		})
+	})
+}
+
+// TestThrottleVictimsLoginKeepsTheAttackersLockout: a success forgets the
+// failures of its own account and address only. An attacker who spent the
+// five guesses of a victim's account from one address stays locked out
+// when the victim logs in from another, or the victim's every login would
+// hand the attacker five more guesses.
+func TestThrottleVictimsLoginKeepsTheAttackersLockout(t *testing.T) {
+	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
+		a := newThrottleAPI(t, openDB(t, newDSN(t)), router.Config{TrustedProxies: []string{"127.0.0.0/8"}}, app.Options{})
+		base := testkit.ServeWith(t, a.r.App(), a.r.Serve)
+		const email, attacker, home = "guarded@example.com", "203.0.113.66", "198.51.100.20"
+		a.memberToken(t, email)
+		right := func(xff string) req {
+			return req{method: http.MethodPost, path: "/api/auth/login", body: map[string]string{"username": email, "password": "member-pass-1234"},
+				header: map[string]string{"X-Forwarded-For": xff}}
+		}
+		for range 5 {
+			a.sendHTTP(t, base, wrongLogin("/api/auth/login", email, attacker)).wantProblem(t, http.StatusUnauthorized)
+		}
+		a.sendHTTP(t, base, wrongLogin("/api/auth/login", email, attacker)).wantRetryAfter(t, 14*time.Minute, 15*time.Minute)
+
+		t.Run("the victim's own login, from elsewhere, works and forgets the victim's failures", func(t *testing.T) {
+			for range 4 {
+				a.sendHTTP(t, base, wrongLogin("/api/auth/login", email, home)).wantProblem(t, http.StatusUnauthorized)
+			}
+			a.sendHTTP(t, base, right(home)).wantStatus(t, http.StatusOK)
+			// Forgotten: five more typos before a lockout, not one.
+			for range 5 {
+				a.sendHTTP(t, base, wrongLogin("/api/auth/login", email, home)).wantProblem(t, http.StatusUnauthorized)
+			}
+			a.sendHTTP(t, base, right(home)).wantStatus(t, http.StatusTooManyRequests)
+		})
+		t.Run("the attacker is still locked out, the right password included", func(t *testing.T) {
+			a.sendHTTP(t, base, wrongLogin("/api/auth/login", email, attacker)).wantRetryAfter(t, 14*time.Minute, 15*time.Minute)
+			a.sendHTTP(t, base, right(attacker)).wantRetryAfter(t, 14*time.Minute, 15*time.Minute)
 		})
 	})
 }
