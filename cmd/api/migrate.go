@@ -12,13 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"text/tabwriter"
 	"text/template"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/asapjs/fiber-template/internal/migrationversion"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 )
@@ -136,18 +136,9 @@ func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string
 // directory: the repository root, where go run ./cmd/api runs.
 const migrationsDir = "migrations"
 
-// migrationVersionLayout is the layout of a migration's version: its UTC
-// time to the second, which orders the migrations.
-const migrationVersionLayout = "20060102150405"
-
-var (
-	// migrationName is the NAME of migrate new: snake_case, which Bun
-	// accepts in a migration's file name.
-	migrationName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
-	// migrationFile matches the file of a migration, capturing its
-	// version.
-	migrationFile = regexp.MustCompile(`^([0-9]{14})_[0-9a-z_-]+\.go$`)
-)
+// migrationName is the NAME of migrate new: snake_case, which Bun accepts
+// in a migration's file name.
+var migrationName = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
 
 // migrationSkeleton is the file migrate new writes: a migration in the
 // shape of the others of the package, whose functions fail until they are
@@ -204,14 +195,24 @@ func migrateNew(args []string, dir string, now time.Time, out io.Writer) error {
 	return err
 }
 
-// writeMigration writes the skeleton of migration name into dir and
-// returns its path. It never overwrites a file.
+// writeMigration writes the skeleton of migration name into dir, and its
+// line into dir's ledger of versions, and returns its path. Its version is
+// past every migration there and every version the ledger says was
+// issued (see migrationversion). It never overwrites a file.
 func writeMigration(dir, name string, now time.Time) (string, error) {
-	version, err := nextMigrationVersion(dir, now)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("no %s directory here: run it from the repository root", filepath.ToSlash(dir))
+	}
+	version, err := migrationversion.NextIn(dir, now)
 	if err != nil {
 		return "", err
 	}
-	file := version + "_" + name + ".go"
+	mig := migrationversion.Migration{Version: version, Name: name}
+	ledger, ledgerData, err := migrationversion.WithEntry(dir, mig)
+	if err != nil {
+		return "", err
+	}
+	file := mig.File()
 	var src bytes.Buffer
 	if err := migrationSkeleton.Execute(&src, struct{ Version, Name, File string }{version, name, file}); err != nil {
 		return "", fmt.Errorf("render %s: %w", file, err)
@@ -228,43 +229,16 @@ func writeMigration(dir, name string, now time.Time) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create %s: %w", file, err)
 	}
-	if _, err := f.Write(formatted); err != nil {
-		_ = f.Close()
-		_ = os.Remove(path)
-		return "", fmt.Errorf("write %s: %w", file, err)
+	_, err = f.Write(formatted)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
+	if err == nil {
+		err = os.WriteFile(ledger, ledgerData, 0o644)
+	}
+	if err != nil {
 		_ = os.Remove(path)
 		return "", fmt.Errorf("write %s: %w", file, err)
 	}
 	return path, nil
-}
-
-// nextMigrationVersion returns the version of a new migration in dir: now,
-// to the second, or one second after the newest migration there when that
-// is not earlier, so that two made within a second, or after one dated
-// ahead, still come in the order they were made.
-func nextMigrationVersion(dir string, now time.Time) (string, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("no %s directory here: run it from the repository root", filepath.ToSlash(dir))
-	}
-	if err != nil {
-		return "", fmt.Errorf("list migrations: %w", err)
-	}
-	next := now.UTC().Truncate(time.Second)
-	for _, e := range entries {
-		m := migrationFile.FindStringSubmatch(e.Name())
-		if m == nil || e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		v, err := time.Parse(migrationVersionLayout, m[1])
-		if err != nil {
-			return "", fmt.Errorf("migration %s: its version is no time of the layout %s: %w", e.Name(), migrationVersionLayout, err)
-		}
-		if !v.Before(next) {
-			next = v.Add(time.Second)
-		}
-	}
-	return next.Format(migrationVersionLayout), nil
 }

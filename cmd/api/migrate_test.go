@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asapjs/fiber-template/internal/migrationversion"
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 )
@@ -256,17 +257,27 @@ func TestMigrateNewVersions(t *testing.T) {
 		{"one dated ahead is followed, not preceded", []string{"20270101000000_ahead.go"}, 1, []string{"20270101000001_add_orders_index.go"}},
 		{"one dated this second is followed", []string{"20260304040607_same_second.go"}, 1, []string{"20260304040608_add_orders_index.go"}},
 		{"files that are no migrations do not count", []string{"20990101000000_x_test.go", "99999999999999.go", "doc.go"}, 1, []string{"20260304040607_add_orders_index.go"}},
+		{"a version issued to a file since deleted is not issued again", []string{"versions.txt"}, 1, []string{"20270101000004_add_orders_index.go"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := migrationsWith(t, tt.existing...)
+			if slices.Contains(tt.existing, migrationversion.LedgerFile) {
+				if err := os.WriteFile(filepath.Join(dir, migrationversion.LedgerFile), []byte("20270101000003 create_gadgets\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var got []string
 			for range tt.runs {
 				got = append(got, filepath.Base(newMigration(t, dir, "add_orders_index", now)))
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("wrote %v, want %v", got, tt.want)
+			}
+			// Each is in the ledger, under its own name.
+			if err := migrationversion.Check(dir); err != nil {
+				t.Errorf("the ledger after migrate new: %v", err)
 			}
 		})
 	}
@@ -327,13 +338,11 @@ func TestMigrateNewCompiles(t *testing.T) {
 	if written[0] == written[1] {
 		t.Fatalf("both runs wrote %s", written[0])
 	}
-	newest := ""
-	for _, f := range listNames(t, filepath.Join(testkit.RepoRoot(t), migrationsDir)) {
-		if migrationFile.MatchString(f) {
-			newest = max(newest, f)
-		}
+	existing, err := migrationversion.Files(filepath.Join(testkit.RepoRoot(t), migrationsDir))
+	if err != nil || len(existing) == 0 {
+		t.Fatalf("the repository's migrations: %v %v", existing, err)
 	}
-	if filepath.Base(written[0]) <= newest {
+	if newest := existing[len(existing)-1].File(); filepath.Base(written[0]) <= newest {
 		t.Errorf("%s does not sort after the newest migration %s", filepath.Base(written[0]), newest)
 	}
 
@@ -359,18 +368,4 @@ func TestMigrateNewCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Go(t, testkit.RepoRoot(t), nil, "vet", "-overlay="+overlayFile, "./"+migrationsDir)
-}
-
-// listNames returns the names of the entries of dir.
-func listNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, len(entries))
-	for i, e := range entries {
-		names[i] = e.Name()
-	}
-	return names
 }

@@ -26,7 +26,8 @@
 // reserved word or has no singular of its own, or a field spec is bad.
 // Each file opens with a marker naming its resource and the hash of what
 // was generated; each migration gets a version of its own, past the newest
-// one in migrations/.
+// one in migrations/ and every one its ledger, migrations/versions.txt,
+// says was issued (see internal/migrationversion), and a line there.
 //
 // remove deletes a generated resource's files, its registration and, with
 // the last resource, the helpers the generated resources share. It

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/migrationversion"
 )
 
 //go:embed templates/*.tmpl
@@ -247,7 +249,7 @@ func newResource(root, name string, specs []string, opts resourceOptions) (Resou
 	if now.IsZero() {
 		now = time.Now()
 	}
-	version, err := nextVersion(root, now)
+	version, err := migrationversion.NextIn(filepath.Join(root, "migrations"), now)
 	if err != nil {
 		return Resource{}, err
 	}
@@ -307,7 +309,27 @@ func (r Resource) render(root string) ([]file, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(files, app), nil
+	ledger, err := r.ledger(root)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, app, ledger), nil
+}
+
+// ledger returns migrations/versions.txt with the line of the resource's
+// migration added, so that its version is never issued again, even after
+// remove deletes the file (see migrationversion).
+func (r Resource) ledger(root string) (file, error) {
+	dir := filepath.Join(root, "migrations")
+	path, data, err := migrationversion.WithEntry(dir, migrationversion.Migration{Version: r.Migration, Name: "create_" + r.Name})
+	if err != nil {
+		return file{}, err
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return file{}, err
+	}
+	return file{filepath.ToSlash(rel), data}, nil
 }
 
 // ASingular is the singular in prose with its article: "an order".

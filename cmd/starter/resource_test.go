@@ -262,39 +262,28 @@ func TestMigrationVersionsAreUnique(t *testing.T) {
 		}
 	})
 
-	tests := []struct {
-		name     string
-		existing []string
-		want     string
-	}{
-		{"none yet", nil, "20260501120000"},
-		{"older ones", []string{"20250601000000_create_users.go"}, "20260501120000"},
-		{"one made this second", []string{"20260501120000_create_orders.go"}, "20260501120001"},
-		{"one dated ahead of the clock", []string{"20260501120000_a.go", "20270101000000_b.go"}, "20270101000001"},
-		{"the last second of a day", []string{"20260501235959_a.go"}, "20260502000000"},
-		{"files that are not migrations", []string{"tables.go", "doc.go", "2026_x.go"}, "20260501120000"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			files := map[string]string{"go.mod": "module example.com/svc\n"}
-			for _, name := range tt.existing {
-				files["migrations/"+name] = "package migrations\n"
-			}
-			got, err := nextVersion(writeTree(t, files), now)
-			if err != nil {
+	t.Run("a removed resource's version is not issued again", func(t *testing.T) {
+		t.Parallel()
+		root := writeTree(t, serviceTree)
+		for _, step := range []func() error{
+			func() error {
+				return resource(root, "gadgets", []string{"x:int"}, resourceOptions{Now: now}, io.Discard)
+			},
+			func() error { return remove(root, "gadgets", io.Discard) },
+			func() error {
+				return resource(root, "widgets", []string{"x:int"}, resourceOptions{Now: now}, io.Discard)
+			},
+		} {
+			if err := step(); err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
-				t.Errorf("nextVersion = %s, want %s", got, tt.want)
-			}
-		})
-	}
-	t.Run("a version that is no timestamp is refused", func(t *testing.T) {
-		t.Parallel()
-		root := writeTree(t, map[string]string{"migrations/20261399000000_x.go": "package migrations\n"})
-		if _, err := nextVersion(root, now); err == nil || !strings.Contains(err.Error(), "is not a timestamp") {
-			t.Errorf("error %v, want one saying the version is not a timestamp", err)
+		}
+		tree := readTree(t, root)
+		if _, ok := tree["migrations/20260501120001_create_widgets.go"]; !ok {
+			t.Errorf("widgets got no migration of the version after gadgets'; migrations/ holds %v", slices.Sorted(maps.Keys(tree)))
+		}
+		if want := "20260501120000 create_gadgets\n20260501120001 create_widgets\n"; !strings.HasSuffix(tree["migrations/versions.txt"], want) {
+			t.Errorf("migrations/versions.txt reads\n%s\nwant it to end with\n%s", tree["migrations/versions.txt"], want)
 		}
 	})
 }
@@ -306,8 +295,8 @@ func TestGeneratedFilesCarryTheirMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, content := range readTree(t, root) {
-		if _, ok := serviceTree[name]; ok && name != appFile {
-			continue
+		if _, ok := serviceTree[name]; ok && name != appFile || name == "migrations/versions.txt" {
+			continue // the ledger of versions is every migration's, and only ever grows
 		}
 		m, unedited, ok := readMarker([]byte(content), "example.com/svc")
 		switch {
