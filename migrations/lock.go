@@ -32,8 +32,9 @@ const advisoryKey int64 = 0x6d6967726174655f
 const locksTable = "bun_migration_locks"
 
 // locked runs fn holding the migration lock of m's database, with the
-// migration tables created inside the lock, so that processes starting at
-// once neither race to create them nor apply a migration twice.
+// migration tables (Bun's and namesTable) created inside the lock, so that
+// processes starting at once neither race to create them nor apply a
+// migration twice.
 //
 // On PostgreSQL the lock is a session-level advisory lock on a connection
 // of its own: it dies with that connection, so a crashed process never
@@ -45,6 +46,13 @@ func locked(ctx context.Context, m *migrate.Migrator, o options, fn func(ctx con
 	// read replica, whose copy may lag.
 	ctx = database.OnPrimary(ctx)
 	db := m.DB()
+	inner := fn
+	fn = func(ctx context.Context) error {
+		if err := createNamesTable(ctx, db); err != nil {
+			return err
+		}
+		return inner(ctx)
+	}
 	if database.DialectOfDB(db) != database.Postgres {
 		return rowLocked(ctx, m, fn)
 	}

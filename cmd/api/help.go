@@ -22,7 +22,8 @@ func usages() []usage {
 	return []usage{
 		{"serve", "serve the API (the default without a command); pending migrations are applied first unless MIGRATE_ON_START=false"},
 		{"migrate up", "apply the pending migrations to DATABASE_URL"},
-		{"migrate down", "roll back the last group of migrations"},
+		{"migrate down [--group]", "roll back the last migration applied; --group: the last group (all one migrate up applied)"},
+		{"migrate redo", "roll back the last migration applied and apply it again (to try the down of a new one)"},
 		{"migrate status", "list the migrations and whether they are applied"},
 		{"migrate unlock", "clear a stale migration lock row a crashed run left"},
 		{"migrate new NAME", "write the skeleton of a new migration into " + migrationsDir + "/ (NAME in snake_case, such as add_orders_index)"},

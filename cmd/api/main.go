@@ -6,7 +6,9 @@
 //	                     the default, pending migrations are applied first
 //	api serve            the same
 //	api migrate up       apply the pending migrations
-//	api migrate down     roll back the last group of migrations
+//	api migrate down     roll back the last migration applied (--group: the
+//	                     last group, all that one migrate up applied)
+//	api migrate redo     roll back the last migration and apply it again
 //	api migrate status   list the migrations and whether they are applied
 //	api migrate unlock   clear a stale lock row a crashed run left (SQLite;
 //	                     PostgreSQL's advisory lock ends with its connection)

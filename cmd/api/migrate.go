@@ -24,7 +24,7 @@ import (
 )
 
 // migrateUsage lists the migrate subcommands.
-const migrateUsage = "want migrate up, down, status, unlock or new NAME"
+const migrateUsage = "want migrate up, down [--group], redo, status, unlock or new NAME"
 
 // migrateOptions are the options of every migration run: the lock
 // timeout, and the logger that reports waiting for another instance.
@@ -60,17 +60,13 @@ func migrateOnStart(ctx context.Context, db *bun.DB, cfg config, logger *slog.Lo
 	return nil
 }
 
-// migrate runs "migrate up|down|status|unlock" against the configured
-// database (the primary, never a replica), writing what it did to out.
+// migrate runs "migrate up|down [--group]|redo|status|unlock" against the
+// configured database (the primary, never a replica), writing what it did
+// to out.
 func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string, out io.Writer) error {
-	if len(args) != 1 {
-		return fmt.Errorf("migrate: %s", migrateUsage)
-	}
-	action := args[0]
-	switch action {
-	case "up", "down", "status", "unlock":
-	default:
-		return fmt.Errorf("migrate: unknown action %q (%s)", action, migrateUsage)
+	action, group, err := migrateAction(args)
+	if err != nil {
+		return err
 	}
 	db, err := database.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -92,15 +88,39 @@ func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string
 		}
 		fmt.Fprintf(out, "migrated to %s\n", group)
 	case "down":
-		group, err := migrations.Rollback(ctx, m, opts...)
+		if group {
+			// The last group: the migrations one migrate up (or one
+			// start) applied.
+			group, err := migrations.Rollback(ctx, m, opts...)
+			if err != nil {
+				return err
+			}
+			if group.IsZero() {
+				fmt.Fprintln(out, "nothing to roll back")
+				return nil
+			}
+			fmt.Fprintf(out, "rolled back %s\n", group)
+			return nil
+		}
+		last, err := migrations.RollbackLast(ctx, m, opts...)
 		if err != nil {
 			return err
 		}
-		if group.IsZero() {
+		if last == nil {
 			fmt.Fprintln(out, "nothing to roll back")
 			return nil
 		}
-		fmt.Fprintf(out, "rolled back %s\n", group)
+		fmt.Fprintf(out, "rolled back %s (of group #%d)\n", last, last.GroupID)
+	case "redo":
+		last, err := migrations.Redo(ctx, m, opts...)
+		if err != nil {
+			return err
+		}
+		if last == nil {
+			fmt.Fprintln(out, "nothing to redo: no migration is applied")
+			return nil
+		}
+		fmt.Fprintf(out, "rolled back and applied again %s (group #%d)\n", last, last.GroupID)
 	case "status":
 		ms, err := migrations.Status(ctx, m, opts...)
 		if err != nil {
@@ -130,6 +150,28 @@ func migrate(ctx context.Context, cfg config, logger *slog.Logger, args []string
 		fmt.Fprintf(out, "warning: cleared %d stale migration lock row(s) left by a crashed migration\n", n)
 	}
 	return nil
+}
+
+// migrateAction reads the action of migrate and, for down, whether
+// --group asks for the last group instead of the last migration.
+func migrateAction(args []string) (action string, group bool, err error) {
+	if len(args) == 0 {
+		return "", false, fmt.Errorf("migrate: %s", migrateUsage)
+	}
+	action, rest := args[0], args[1:]
+	switch action {
+	case "up", "redo", "status", "unlock":
+	case "down":
+		if len(rest) == 1 && (rest[0] == "--group" || rest[0] == "-group") {
+			return action, true, nil
+		}
+	default:
+		return "", false, fmt.Errorf("migrate: unknown action %q (%s)", action, migrateUsage)
+	}
+	if len(rest) > 0 {
+		return "", false, fmt.Errorf("migrate %s: unexpected %q (%s)", action, rest, migrateUsage)
+	}
+	return action, false, nil
 }
 
 // migrationsDir is where migrate new writes, relative to the working

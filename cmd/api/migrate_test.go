@@ -16,6 +16,7 @@ import (
 
 	"github.com/asapjs/fiber-template/internal/migrationversion"
 	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 )
 
@@ -64,33 +65,44 @@ func TestMigrateCommand(t *testing.T) {
 	t.Parallel()
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "app.db")
 	lookup := env(map[string]string{"DATABASE_URL": dsn, "JWT_SECRET": "test-secret"})
-	migrate := func(t *testing.T, action string) string {
+	migrate := func(t *testing.T, args ...string) string {
 		t.Helper()
 		var out bytes.Buffer
-		if err := run(t.Context(), []string{"migrate", action}, lookup, &out); err != nil {
-			t.Fatalf("migrate %s: %v\n%s", action, err, out.String())
+		if err := run(t.Context(), append([]string{"migrate"}, args...), lookup, &out); err != nil {
+			t.Fatalf("migrate %s: %v\n%s", args, err, out.String())
 		}
 		return out.String()
 	}
+	all := migrations.Migrations.Sorted()
+	newest, before := all[len(all)-1].String(), all[len(all)-2].String()
 	steps := []struct {
-		action string
-		want   string
+		args []string
+		want string
 	}{
-		{"status", "pending"},
-		{"up", "migrated to group #1"},
-		{"up", "nothing to migrate"},
-		{"status", "applied"},
-		{"down", "rolled back group #1"},
-		{"down", "nothing to roll back"},
-		{"status", "pending"},
-		{"up", "migrated to group #1"},
-		{"unlock", "nothing to clear"},
+		{[]string{"status"}, "pending"},
+		{[]string{"up"}, "migrated to group #1"},
+		{[]string{"up"}, "nothing to migrate"},
+		{[]string{"status"}, "applied"},
+		// down rolls back one migration, the newest; redo the one before
+		// it, which stays applied.
+		{[]string{"down"}, "rolled back " + newest + " (of group #1)\n"},
+		{[]string{"redo"}, "rolled back and applied again " + before + " (group #1)\n"},
+		{[]string{"up"}, "migrated to group #2 (" + newest + ")\n"},
+		// down --group rolls back what one up applied.
+		{[]string{"down", "--group"}, "rolled back group #2 (" + newest + ")\n"},
+		{[]string{"down", "--group"}, "rolled back group #1 ("},
+		{[]string{"down"}, "nothing to roll back"},
+		{[]string{"down", "--group"}, "nothing to roll back"},
+		{[]string{"redo"}, "nothing to redo"},
+		{[]string{"status"}, "pending"},
+		{[]string{"up"}, "migrated to group #1"},
+		{[]string{"unlock"}, "nothing to clear"},
 	}
 	// The steps share one database, so they run in order.
 	for _, s := range steps {
-		out := migrate(t, s.action)
+		out := migrate(t, s.args...)
 		if !strings.Contains(out, s.want) {
-			t.Fatalf("migrate %s wrote %q, want it to contain %q", s.action, out, s.want)
+			t.Fatalf("migrate %s wrote %q, want it to contain %q", s.args, out, s.want)
 		}
 	}
 
@@ -113,12 +125,14 @@ func TestMigrateCommand(t *testing.T) {
 		migrate(t, "up")
 	})
 
-	t.Run("an unknown action is refused", func(t *testing.T) {
-		err := run(t.Context(), []string{"migrate", "sideways"}, lookup, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "sideways") {
-			t.Errorf("error %v, want one naming the action", err)
-		}
-	})
+	for _, args := range [][]string{{"sideways"}, {"down", "--all"}, {"down", "--group", "2"}, {"up", "now"}, {"redo", "--group"}} {
+		t.Run(strings.Join(args, " ")+" is refused", func(t *testing.T) {
+			err := run(t.Context(), append([]string{"migrate"}, args...), lookup, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), args[len(args)-1]) || !strings.Contains(err.Error(), "down [--group], redo") {
+				t.Errorf("error %v, want one naming %s and the actions", err, args[len(args)-1])
+			}
+		})
+	}
 	t.Run("a missing action is refused", func(t *testing.T) {
 		if err := run(t.Context(), []string{"migrate"}, lookup, io.Discard); err == nil {
 			t.Error("no error")
@@ -145,6 +159,38 @@ func TestMigrateOnStart(t *testing.T) {
 	var n int
 	if err := db.NewSelect().TableExpr("users").ColumnExpr("count(*)").Scan(ctx, &n); err != nil {
 		t.Fatalf("the users table is not there after start-up: %v", err)
+	}
+}
+
+func TestMigrateRefusesAVersionAppliedUnderAnotherName(t *testing.T) {
+	t.Parallel()
+	dsn := "sqlite:" + filepath.Join(t.TempDir(), "app.db")
+	lookup := env(map[string]string{"DATABASE_URL": dsn, "JWT_SECRET": "test-secret"})
+	if err := run(t.Context(), []string{"migrate", "up"}, lookup, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// As if the newest migration's file had been given the version of one
+	// this database applied before under the name create_gadgets.
+	db, err := database.Open(t.Context(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	all := migrations.Migrations.Sorted()
+	newest := all[len(all)-1]
+	if _, err := db.NewUpdate().TableExpr("migration_names").Set("name = ?", "create_gadgets").Where("version = ?", newest.Name).Exec(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := "migration " + newest.Name + " was applied to this database as create_gadgets, but the migration with that version is now " + newest.Comment
+	for name, start := range map[string]func() error{
+		"migrate up": func() error { return run(t.Context(), []string{"migrate", "up"}, lookup, io.Discard) },
+		"migrate-on-start": func() error {
+			return migrateOnStart(t.Context(), db, config{MigrateLockTimeout: time.Second}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		},
+	} {
+		if err := start(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one saying %q", name, err, want)
+		}
 	}
 }
 
