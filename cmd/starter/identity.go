@@ -20,6 +20,8 @@ type renameOptions struct {
 	Issuer string
 	// Audience is the aud claim of the access tokens: "orders-api".
 	Audience string
+	// Verbose lists every file rewritten (-v), not only how many.
+	Verbose bool
 }
 
 // check refuses a title on more than one line, and an issuer or audience

@@ -10,10 +10,11 @@ import (
 )
 
 const usage = `usage:
-  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD]
+  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD] [-v]
       rewrite the module path (e.g. github.com/acme/orders) everywhere it is named, and name
       the project after its last element: the docs title (default "Orders API"), the token
-      issuer (default orders) and audience (default orders-api), Compose and Kubernetes names
+      issuer (default orders) and audience (default orders-api), Compose and Kubernetes names;
+      -v lists every file rewritten
   starter [-C dir] resource NAME [--singular SINGULAR] FIELD:TYPE...
       generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' 'note:string?')
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
@@ -22,6 +23,8 @@ const usage = `usage:
   starter [-C dir] remove NAME
       delete a generated resource's files and its registration in app/app.go, as long as
       every file is as generated
+  starter help
+      print this help (also -h and --help, after any command)
 `
 
 // errUsage is a command line that names no known command or lacks its
@@ -38,12 +41,23 @@ func main() {
 	}
 }
 
-// run dispatches one command line, printing what it did to out.
+// run dispatches one command line, printing what it did to out. Asked for
+// help (help, -h or --help, after any command), it prints the usage to
+// out and does nothing else.
 func run(args []string, out io.Writer) error {
+	err := dispatch(args, out)
+	if errors.Is(err, flag.ErrHelp) {
+		_, err = fmt.Fprint(out, usage)
+	}
+	return err
+}
+
+// dispatch runs one command line; see run.
+func dispatch(args []string, out io.Writer) error {
 	fs := newFlags("starter")
 	dir := fs.String("C", ".", "the repository to work on")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+		return usageError(err)
 	}
 	args = fs.Args()
 	if len(args) == 0 {
@@ -51,15 +65,18 @@ func run(args []string, out io.Writer) error {
 	}
 	cmd, args := args[0], args[1:]
 	switch cmd {
+	case "help":
+		return flag.ErrHelp
 	case "rename":
 		fs := newFlags("rename")
 		var opts renameOptions
 		fs.StringVar(&opts.Title, "title", "", "the docs title")
 		fs.StringVar(&opts.Issuer, "issuer", "", "the iss claim of the access tokens")
 		fs.StringVar(&opts.Audience, "audience", "", "the aud claim of the access tokens")
+		fs.BoolVar(&opts.Verbose, "v", false, "list every file rewritten")
 		pos, err := parseInterleaved(fs, args)
 		if err != nil {
-			return fmt.Errorf("%w: rename: %w", errUsage, err)
+			return usageError(fmt.Errorf("rename: %w", err))
 		}
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: rename takes one module path", errUsage)
@@ -74,7 +91,7 @@ func run(args []string, out io.Writer) error {
 		fs.StringVar(&opts.Singular, "singular", "", "the singular of NAME")
 		pos, err := parseInterleaved(fs, args)
 		if err != nil {
-			return fmt.Errorf("%w: resource: %w", errUsage, err)
+			return usageError(fmt.Errorf("resource: %w", err))
 		}
 		if len(pos) < 2 {
 			return fmt.Errorf("%w: resource takes a name and at least one FIELD:TYPE", errUsage)
@@ -86,7 +103,7 @@ func run(args []string, out io.Writer) error {
 	case "remove":
 		pos, err := parseInterleaved(newFlags("remove"), args)
 		if err != nil {
-			return fmt.Errorf("%w: remove: %w", errUsage, err)
+			return usageError(fmt.Errorf("remove: %w", err))
 		}
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: remove takes one resource name", errUsage)
@@ -97,6 +114,15 @@ func run(args []string, out io.Writer) error {
 		return refreshContract(*dir, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+// usageError is the error of a command line that flag refused: a usage
+// error, or flag.ErrHelp as it is when it asked for help.
+func usageError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return flag.ErrHelp
+	}
+	return fmt.Errorf("%w: %w", errUsage, err)
 }
 
 // newFlags returns a flag set that reports its errors to its caller only.

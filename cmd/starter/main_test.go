@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +57,29 @@ func TestRunRefusesBadCommandLines(t *testing.T) {
 			err := run(append([]string{"-C", root}, args...), io.Discard)
 			if !errors.Is(err, errUsage) {
 				t.Errorf("error %v, want a usage error", err)
+			}
+		})
+	}
+}
+
+func TestRunPrintsHelp(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, serviceTree)
+	for _, args := range [][]string{
+		{"--help"}, {"-h"}, {"help"}, {"-C", root, "--help"},
+		{"rename", "--help"}, {"rename", "github.com/acme/orders", "-h"}, {"resource", "orders", "x:int", "--help"}, {"remove", "-help"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			if err := run(args, &out); err != nil {
+				t.Fatalf("error %v, want none: asking for help is no mistake", err)
+			}
+			if out.String() != usage {
+				t.Errorf("printed %q, want the usage", out.String())
+			}
+			if got := readTree(t, root); !maps.Equal(got, serviceTree) {
+				t.Error("asking for help changed the repository")
 			}
 		})
 	}

@@ -99,8 +99,10 @@ func rename(root, newPath string, opts renameOptions, out io.Writer) error {
 		fmt.Fprintf(out, "the module is %s already: nothing to change\n", newPath)
 		return nil
 	}
-	for _, e := range edits {
-		fmt.Fprintln(out, "rewrote", e.rel)
+	if opts.Verbose {
+		for _, e := range edits {
+			fmt.Fprintln(out, "rewrote", e.rel)
+		}
 	}
 	if oldPath == newPath {
 		fmt.Fprintf(out, "renamed nothing (the module is %s already); rewrote %d files\n", newPath, len(edits))

@@ -162,6 +162,34 @@ var templateTree = map[string]string{
 	"cmd/starter/templates/a.go.tmpl": "// fiber-template " + upstreamModule + "\n",
 }
 
+func TestRenameSaysHowManyFiles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		verbose bool
+		lines   int // how many lines name a file rewritten
+	}{
+		{"a summary by default", false, 0},
+		{"every file with -v", true, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := writeTree(t, projectTree)
+			var out strings.Builder
+			if err := rename(root, "github.com/acme/orders", renameOptions{Verbose: tt.verbose}, &out); err != nil {
+				t.Fatal(err)
+			}
+			if want := "renamed example.com/old/shop to github.com/acme/orders in 10 files;"; !strings.Contains(out.String(), want) {
+				t.Errorf("rename said:\n%s\nwant %q", out.String(), want)
+			}
+			if n := strings.Count(out.String(), "rewrote "); n != tt.lines {
+				t.Errorf("rename said:\n%s\nwith %d lines naming a file, want %d", out.String(), n, tt.lines)
+			}
+		})
+	}
+}
+
 func TestRenameOfTheTemplate(t *testing.T) {
 	t.Parallel()
 	root, got := renamed(t, templateTree, "github.com/acme/orders", renameOptions{})
