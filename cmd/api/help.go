@@ -28,7 +28,7 @@ func usages() []usage {
 		{"migrate unlock", "clear a stale migration lock row a crashed run left"},
 		{"migrate new NAME", "write the skeleton of a new migration into " + migrationsDir + "/ (NAME in snake_case, such as add_orders_index)"},
 		{"healthcheck", "exit 0 when the local server answers /health-check with 200 (the container's HEALTHCHECK)"},
-		{"users create --email E --name N --role R", "create an active user (admin, member or guest); the password is the first line of standard input"},
+		{"users create --email E --name N --role R", "create an active user (admin, member or guest); the password is the first line of standard input; pending migrations are applied first unless MIGRATE_ON_START=false"},
 		{"spec [-openapi 3.1] [-o file] | -dir dir", "write the OpenAPI document (or the contract, both versions) without serving"},
 		{"keys generate", "print a new Ed25519 signing key (PEM) for JWT_SIGNING_KEYS"},
 		{"keys list [-file F]", "list the kids of a key file (default JWT_SIGNING_KEYS_FILE, else the development keys), the signing one first"},

@@ -23,7 +23,8 @@
 //	                     retire the keys of a key file
 //	api users create --email E --name N --role R
 //	                     create an active user; the password is the first
-//	                     line of standard input
+//	                     line of standard input (pending migrations are
+//	                     applied first unless MIGRATE_ON_START=false)
 //	api help             print the commands and the configuration variables
 //	                     (also -h and --help)
 //
@@ -113,7 +114,7 @@ func commands(ctx context.Context, cfg config, logger *slog.Logger, std stdio) m
 		},
 		"migrate":     func(args []string) error { return migrate(ctx, cfg, logger, args, std.err) },
 		"healthcheck": func([]string) error { return healthcheck(ctx, cfg) },
-		"users":       func(args []string) error { return users(ctx, cfg, args, std.in, std.out) },
+		"users":       func(args []string) error { return users(ctx, cfg, logger, args, std.in, std.out) },
 		"spec":        func(args []string) error { return spec(ctx, cfg, logger, args, std.out, std.err) },
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/asapjs/fiber-template/app"
@@ -16,7 +17,10 @@ import (
 // users runs `api users create --email E --name N --role R`: it creates an
 // active user on DATABASE_URL, reading its password from the first line of
 // stdin so that it never shows in the process list or the shell history.
-func users(ctx context.Context, cfg config, args []string, stdin io.Reader, stdout io.Writer) error {
+// Like serve, it applies the pending migrations first unless
+// MIGRATE_ON_START is false, so that the first admin of a new database
+// needs no other command.
+func users(ctx context.Context, cfg config, logger *slog.Logger, args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
 		return errors.New("usage: api users create --email E --name N --role admin|member|guest (password on stdin)")
 	}
@@ -40,6 +44,11 @@ func users(ctx context.Context, cfg config, args []string, stdin io.Reader, stdo
 		return err
 	}
 	defer db.Close()
+	if cfg.MigrateOnStart {
+		if err := migrateOnStart(ctx, db, cfg, logger); err != nil {
+			return err
+		}
+	}
 	u, err := app.CreateUser(ctx, db, app.NewUser{Email: *email, Name: *name, Password: password, Role: *role}, 0)
 	if err != nil {
 		return fmt.Errorf("users create: %w", err)
