@@ -32,6 +32,7 @@ func HandlerAt(b *testing.B, app *fiber.App, authorization, target string) {
 		ctx.ResetUserValues()
 		ctx.Request.Header.SetMethod(fiber.MethodGet)
 		ctx.Request.SetRequestURI(target)
+		ctx.Request.Header.SetHost("bench.test")
 		ctx.Request.Header.Set(fiber.HeaderAuthorization, authorization)
 		h(&ctx)
 		if ctx.Response.StatusCode() != http.StatusOK {

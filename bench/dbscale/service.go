@@ -94,6 +94,7 @@ func (s *target) get(_ context.Context, worker int, path string) ([]byte, error)
 	rc.ResetUserValues()
 	rc.Request.Header.SetMethod(fiber.MethodGet)
 	rc.Request.SetRequestURI(path)
+	rc.Request.Header.SetHost("bench.test")
 	if s.authorization != "" {
 		rc.Request.Header.Set(fiber.HeaderAuthorization, s.authorization)
 	}
