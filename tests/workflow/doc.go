@@ -4,5 +4,6 @@
 // self-probing image; docker-compose.yml waits for a healthy PostgreSQL;
 // .env.example documents every variable the service reads; and the binary
 // built as the Dockerfile builds it is static and answers its healthcheck,
-// spec and version subcommands.
+// spec and version subcommands. The starter's tests grow and shrink a copy
+// of the repository, on SQLite and on the PostgreSQL of pgtest.
 package workflow
