@@ -8,6 +8,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
+
+	"github.com/asapjs/fiber-template/platform/database"
 )
 
 // namesTable records the name each applied migration had when it ran, by
@@ -75,6 +77,26 @@ func checkNames(ctx context.Context, m *migrate.Migrator) error {
 		return fmt.Errorf("%w: %s", ErrRenamed, strings.Join(conflicts, "; "))
 	}
 	return nil
+}
+
+// CheckNames refuses, as Migrate does, a database that applied a version
+// under another name than its migration has now. It takes no lock, for a
+// readiness probe; a database without namesTable has nothing to refuse.
+func CheckNames(ctx context.Context, m *migrate.Migrator) error {
+	var n int
+	q := m.DB().NewSelect().TableExpr("information_schema.tables").ColumnExpr("count(*)").
+		Where("table_schema = current_schema() AND table_name = ?", namesTable)
+	if database.DialectOfDB(m.DB()) != database.Postgres {
+		q = m.DB().NewSelect().TableExpr("sqlite_master").ColumnExpr("count(*)").
+			Where("type = 'table' AND name = ?", namesTable)
+	}
+	if err := q.Scan(ctx, &n); err != nil {
+		return fmt.Errorf("look for %s: %w", namesTable, err)
+	}
+	if n == 0 {
+		return nil
+	}
+	return checkNames(ctx, m)
 }
 
 // recordNames makes namesTable hold the name of every migration db has

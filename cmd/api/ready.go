@@ -10,8 +10,9 @@ import (
 )
 
 // migrationsReady is the router extension that keeps /readyz at 503 while
-// the database lacks a migration this binary knows: an instance of a new
-// version gets traffic only once its schema is there.
+// the database lacks a migration this binary knows, or applied one of its
+// versions under another name (which migrate up refuses): an instance of a
+// new version gets traffic only once its schema is there.
 type migrationsReady struct {
 	db *bun.DB
 }
@@ -22,12 +23,13 @@ func (migrationsReady) Name() string { return "migrations" }
 // CheckReady reads the applied migrations, without the migration lock so
 // that a probe never waits behind a running migration.
 func (m migrationsReady) CheckReady(ctx context.Context) error {
-	ms, err := migrations.NewMigrator(m.db).MigrationsWithStatus(ctx)
+	migrator := migrations.NewMigrator(m.db)
+	ms, err := migrator.MigrationsWithStatus(ctx)
 	if err != nil {
 		return fmt.Errorf("read migrations: %w", err)
 	}
 	if pending := ms.Unapplied(); len(pending) > 0 {
 		return fmt.Errorf("%d migration(s) not applied, the first %s", len(pending), pending[0].Name)
 	}
-	return nil
+	return migrations.CheckNames(ctx, migrator)
 }

@@ -85,7 +85,9 @@ func TestARemovedResourceKeepsItsMigrationVersion(t *testing.T) {
 			if out, want := apiCommand(t, withWidgets, env, "migrate", "up"), "migrated to group #2 ("+widgets.version+"_create_widgets)"; !strings.Contains(out, want) {
 				t.Fatalf("migrate up with widgets wrote:\n%s\nwant %q", out, want)
 			}
-			createWidget(t, testkit.ServeBinary(t, withWidgets, env...))
+			base := testkit.ServeBinary(t, withWidgets, env...)
+			createWidget(t, base)
+			fetchBody(t, http.MethodGet, base+"/readyz", "", nil) // a 200: the names of the migrations agree
 
 			p := testkit.Start(t, colliding, append(os.Environ(), append(env, "HOST=127.0.0.1", "PORT="+strconv.Itoa(freePort(t)))...))
 			select {
