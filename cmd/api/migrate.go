@@ -233,7 +233,8 @@ func migrateNew(args []string, dir string, now time.Time, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("migrate new: %w", err)
 	}
-	_, err = fmt.Fprintf(out, "wrote %s: write its up and down functions; until then applying it fails\n", filepath.ToSlash(path))
+	_, err = fmt.Fprintf(out, "wrote %s and its line in %s: write its up and down functions; until then applying it fails\n",
+		filepath.ToSlash(path), filepath.ToSlash(filepath.Join(dir, migrationversion.LedgerFile)))
 	return err
 }
 
