@@ -1,9 +1,13 @@
 package workflow
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // envExampleKeys returns the variables .env.example sets.
@@ -25,18 +29,18 @@ func envExampleKeys(t *testing.T) map[string]bool {
 	return keys
 }
 
-// configRead matches the variables cmd/api/config.go reads.
+// configRead matches the variables the configuration of cmd/api reads.
 var configRead = regexp.MustCompile(`(?:envOr\(lookupEnv, |getenv\(|lookupEnv\()"([A-Z][A-Z0-9_]*)"`)
 
 func TestEnvExample(t *testing.T) {
 	t.Parallel()
 	documented := envExampleKeys(t)
 	read := map[string]bool{}
-	for _, m := range configRead.FindAllStringSubmatch(readFile(t, "cmd/api/config.go"), -1) {
+	for _, m := range configRead.FindAllStringSubmatch(configSources(t), -1) {
 		read[m[1]] = true
 	}
 	if len(read) < 5 {
-		t.Fatalf("found only %v in cmd/api/config.go: the pattern no longer matches how it reads variables", sortedKeys(read))
+		t.Fatalf("found only %v in cmd/api: the pattern no longer matches how it reads variables", sortedKeys(read))
 	}
 
 	t.Run("it documents every variable the service reads", func(t *testing.T) {
@@ -50,7 +54,7 @@ func TestEnvExample(t *testing.T) {
 	t.Run("it sets no variable the service ignores", func(t *testing.T) {
 		for _, key := range sortedKeys(documented) {
 			if !read[key] {
-				t.Errorf(".env.example sets %s, which cmd/api/config.go does not read", key)
+				t.Errorf(".env.example sets %s, which cmd/api does not read", key)
 			}
 		}
 	})
@@ -60,4 +64,27 @@ func TestEnvExample(t *testing.T) {
 			t.Error(".gitignore does not ignore .env")
 		}
 	})
+}
+
+// configSources returns the Go source of cmd/api, its tests left out: the
+// configuration is read in config.go and in files of their own beside it
+// (conns.go).
+func configSources(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(testkit.RepoRoot(t), "cmd", "api", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
+	return b.String()
 }
