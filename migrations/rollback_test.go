@@ -195,6 +195,7 @@ func TestAVersionAppliedUnderAnotherName(t *testing.T) {
 			"down --group": func() error { _, err := migrations.Rollback(ctx, m); return err },
 			"redo":         func() error { _, err := migrations.Redo(ctx, m); return err },
 			"status":       func() error { _, err := migrations.Status(ctx, m); return err },
+			"readiness":    func() error { return migrations.CheckNames(ctx, m) },
 		} {
 			err := run()
 			if !errors.Is(err, migrations.ErrRenamed) || !strings.Contains(err.Error(), says) || !strings.Contains(err.Error(), "migrate new create_widgets") {
@@ -213,6 +214,9 @@ func TestAVersionAppliedUnderAnotherName(t *testing.T) {
 		}
 		if _, err := db.ExecContext(ctx, "DROP TABLE migration_names"); err != nil {
 			t.Fatal(err)
+		}
+		if err := migrations.CheckNames(ctx, migratorOf(db, widgets)); err != nil {
+			t.Errorf("the readiness check without the names: %v, want nothing to refuse", err)
 		}
 		if _, err := migrations.Migrate(ctx, migratorOf(db, gadgets)); err != nil {
 			t.Fatal(err)

@@ -121,6 +121,27 @@ func TestRecord(t *testing.T) {
 			t.Errorf("the ledger reads %q, want %q", data, want)
 		}
 	})
+	t.Run("an empty ledger gets its first line", func(t *testing.T) {
+		t.Parallel()
+		dir := dirWith(t, map[string]string{migrationversion.LedgerFile: ""})
+		if err := migrationversion.Record(dir, migrationversion.Migration{Version: "20260101000000", Name: "create_orders"}); err != nil {
+			t.Fatal(err)
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, migrationversion.LedgerFile)); err != nil || string(data) != "20260101000000 create_orders\n" {
+			t.Errorf("the ledger reads %q (%v)", data, err)
+		}
+	})
+	t.Run("a ledger that cannot be read is an error", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		if err := os.Mkdir(filepath.Join(dir, migrationversion.LedgerFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		err := migrationversion.Record(dir, migrationversion.Migration{Version: "20260101000000", Name: "create_orders"})
+		if err == nil || !strings.Contains(err.Error(), "read the migration ledger") {
+			t.Errorf("error %v, want one saying the ledger could not be read", err)
+		}
+	})
 	t.Run("a version issued before is refused", func(t *testing.T) {
 		t.Parallel()
 		dir := dirWith(t, map[string]string{migrationversion.LedgerFile: ledger("20260101000000 create_gadgets")})
