@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"sync"
@@ -318,4 +319,16 @@ func secretKeys(t *testing.T, secret string) *token.Keys {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// TestServiceWithoutALoggerLogsToTheDefault: Config.Logger is optional, so
+// a service built without one logs its failures (here the first load of
+// revocations, on a database not migrated yet) to slog's default instead
+// of failing.
+func TestServiceWithoutALoggerLogsToTheDefault(t *testing.T) {
+	s := New(testkit.SQLite(t), Config{Keys: secretKeys(t, testSecret), Issuer: testIssuer, Audience: testAudience,
+		AccessTTL: testAccessTTL, RefreshTTL: testRefreshTTL})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	s.Start(ctx)
 }
