@@ -90,15 +90,8 @@ func lineFault(proto, target []byte, http11 bool) string {
 func fieldsFault(raw []byte, needHost bool) string {
 	hosts := 0
 	for len(raw) > 0 {
-		end := bytes.IndexByte(raw, '\n')
-		if end < 0 {
-			end = len(raw)
-		}
-		line := raw[:end]
-		raw = raw[min(end+1, len(raw)):]
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
+		var line []byte
+		line, raw = cutLine(raw)
 		if bytes.IndexByte(line, '\r') >= 0 {
 			return detailBareCR
 		}
@@ -107,7 +100,7 @@ func fieldsFault(raw []byte, needHost bool) string {
 		}
 		value := line
 		if line[0] != ' ' && line[0] != '\t' { // not a folded continuation
-			name, rest, ok := bytes.Cut(line, []byte{':'})
+			name, rest, ok := cutField(line)
 			switch {
 			case !ok:
 				return detailMissingColon
