@@ -37,13 +37,15 @@ type LoginThrottle struct {
 	// login pending for longer ended without saying how, and counts as a
 	// failure.
 	checkWithin time.Duration
+	// now is the throttle's clock: time.Now, or a fixed one in tests.
+	now func() time.Time
 }
 
 // NewLoginThrottle returns the throttle over the failures repository;
 // checkWithin bounds how long a login's password check can take (the
 // request deadline).
 func NewLoginThrottle(failures *repositories.LoginFailures, checkWithin time.Duration) *LoginThrottle {
-	return &LoginThrottle{failures: failures, checkWithin: checkWithin}
+	return &LoginThrottle{failures: failures, checkWithin: checkWithin, now: time.Now}
 }
 
 // Prune deletes the failed logins that no longer count at now: those
@@ -71,7 +73,7 @@ type Attempt struct {
 // address is the client's canonical key (clientip.Key), so a client cannot
 // pick a fresh one per guess.
 func (t *LoginThrottle) Begin(ctx context.Context, email, address string) (*Attempt, error) {
-	now := time.Now()
+	now := t.now()
 	id, n, oldest, pending, err := t.failures.Counted(ctx, email, address, now, now.Add(-loginFailureWindow))
 	if err != nil {
 		return nil, err

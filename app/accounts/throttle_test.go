@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -30,6 +31,11 @@ func newThrottleFixture(t *testing.T) *throttleFixture {
 	}
 	failures := repositories.NewLoginFailures(db)
 	return &throttleFixture{t: t, db: db, failures: failures, throttle: NewLoginThrottle(failures, checkWithin)}
+}
+
+// at stops the throttle's clock at now.
+func (f *throttleFixture) at(now time.Time) {
+	f.throttle.now = func() time.Time { return now }
 }
 
 // try begins a login for email from address and returns the attempt and
@@ -243,4 +249,53 @@ func TestLoginThrottleWaitsForLoginsInFlight(t *testing.T) {
 		f.fail(LoginFailuresMax-1, victim, attacker)
 		f.refused(victim, attacker, window-checkSeconds-5, window-checkSeconds)
 	})
+}
+
+func TestLoginThrottleALoginPendingForItsWholeCheckHasFailed(t *testing.T) {
+	now := time.Now().Truncate(time.Second)
+	tests := []struct {
+		name  string
+		began time.Duration // how long before now the pending login began
+		// wait is the refused login's Retry-After, in seconds: the pending
+		// login's end while it may still succeed, else the window's.
+		wait int
+	}{
+		{"a second of its check left", checkWithin - time.Second, 1},
+		{"its check's bound reached exactly", checkWithin, window - 60},
+		{"past its check's bound", checkWithin + time.Second, window - 60},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newThrottleFixture(t)
+			f.at(now)
+			for range LoginFailuresMax - 1 {
+				f.failedAt(victim, attacker, now.Add(-time.Minute))
+			}
+			if _, err := f.failures.Add(t.Context(), victim, attacker, now.Add(-tt.began)); err != nil {
+				t.Fatalf("add: %v", err)
+			}
+			f.refused(victim, attacker, tt.wait, tt.wait)
+		})
+	}
+}
+
+func TestLoginThrottleAbandonReportsAnAttemptLeftCounted(t *testing.T) {
+	for _, cause := range []error{nil, errors.New("busy")} {
+		t.Run(fmt.Sprint(cause), func(t *testing.T) {
+			f := newThrottleFixture(t)
+			a, err := f.try(victim, attacker)
+			if err != nil {
+				t.Fatalf("login: %v", err)
+			}
+			// The attempt cannot be uncounted: it goes on counting against
+			// the account, and the caller must hear of it.
+			if _, err := f.db.ExecContext(t.Context(), "DROP TABLE login_failures"); err != nil {
+				t.Fatalf("drop: %v", err)
+			}
+			err = a.Abandon(t.Context(), cause)
+			if err == nil || err == cause || (cause != nil && !errors.Is(err, cause)) {
+				t.Errorf("abandon returned %v, want %v joined with the failure to uncount", err, cause)
+			}
+		})
+	}
 }
