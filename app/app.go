@@ -44,8 +44,18 @@ type Options struct {
 	// Issuer and Audience are the iss and aud claims of the access tokens,
 	// checked on every request.
 	//
-	// Optional. Default: DefaultIssuer and DefaultAudience
+	// Optional. Default: PublicURL when set, else DefaultIssuer; and
+	// DefaultAudience
 	Issuer, Audience string
+	// PublicURL is the service's own URL as others reach it, such as
+	// https://accounts.example.com: the iss of its access tokens, and,
+	// when it signs with Ed25519 keys, the base of the issuer metadata it
+	// serves at /.well-known/openid-configuration and
+	// /.well-known/oauth-authorization-server, so that other services can
+	// trust it by that URL alone (docs/fleet.md).
+	//
+	// Optional. Default: "" (the iss is a name, and no metadata is served)
+	PublicURL string
 	// Admin, when set, is created at start-up as an active admin unless a
 	// user with its email exists (an existing user is never changed).
 	//
@@ -133,6 +143,9 @@ func optionsDefault(o Options) Options {
 	}
 	if o.Issuer == "" {
 		o.Issuer = DefaultIssuer
+		if o.PublicURL != "" {
+			o.Issuer = o.PublicURL
+		}
 	}
 	if o.Audience == "" {
 		o.Audience = DefaultAudience
@@ -180,6 +193,9 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		cfg.TokenKeys = keys
 	}
 	cfg.TokenMaxAge = opts.AccessTokenTTL
+	if opts.PublicURL != "" && cfg.TokenKeys.Published() {
+		cfg.IssuerMetadata = issuerMetadata(opts, cfg.BasePath)
+	}
 	passwords, err := accounts.NewPasswords(opts.BcryptCost, opts.HashWait)
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)

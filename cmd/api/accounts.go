@@ -19,6 +19,7 @@ func accountOptions(ctx context.Context, cfg config) app.Options {
 		AuthRateLimit:        a.AuthRateLimit,
 		Context:              ctx,
 		IntrospectionClients: a.IntrospectionClients,
+		PublicURL:            cfg.Fleet.PublicURL,
 	}
 	if a.AdminEmail != "" {
 		opts.Admin = &app.NewUser{Email: a.AdminEmail, Name: "Administrator", Password: a.AdminPassword, Role: "admin"}

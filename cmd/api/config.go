@@ -81,6 +81,9 @@ type config struct {
 	Accounts accounts
 	// Conns bound the connections to the service's port.
 	Conns conns
+	// Fleet are the settings of a service among others: its public URL
+	// as an issuer, or the issuer it trusts as a resource server.
+	Fleet fleet
 	// generatedSecret is true when JWTSecret was made up for this run.
 	generatedSecret bool
 	// devKeys is true when the development signing keys are to be used.
@@ -154,6 +157,9 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 		return cfg, err
 	}
 	if err := loadTokenKeys(&cfg, getenv); err != nil {
+		return cfg, err
+	}
+	if err := loadFleet(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
 	return cfg, loadStableSecrets(&cfg, getenv)
@@ -481,5 +487,6 @@ func settings() []setting {
 		{Name: "PAGING_COUNT_MAX_AGE", Default: "1m", Meaning: "how long the pages reached by cursor reuse the total their list's first page counted; 0 counts every page"},
 		{Name: "PAGING_CURSOR_SECRET", Meaning: fmt.Sprintf("signs the list cursors, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
 		{Name: "IDEMPOTENCY_SECRET", Meaning: fmt.Sprintf("keys the fingerprints of Idempotency-Key requests, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
+		{Name: "PUBLIC_URL", Meaning: "the service's URL as others reach it, such as https://accounts.example.com (http only in development or on a loopback host): the iss of its access tokens instead of fiber-template, and with Ed25519 signing keys it serves its issuer metadata at /.well-known/openid-configuration and /.well-known/oauth-authorization-server, so other services trust it by AUTH_ISSUER (docs/fleet.md)"},
 	}
 }

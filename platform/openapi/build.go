@@ -28,7 +28,15 @@ func (r *Registry) document() *Document {
 			},
 		},
 	}
-	if r.cfg.TokenURL != "" {
+	switch {
+	case r.cfg.OpenIDConnectURL != "":
+		doc.Components.SecuritySchemes[SchemeOAuthLogin] = &SecurityScheme{
+			Type:             "openIdConnect",
+			OpenIDConnectURL: r.cfg.OpenIDConnectURL,
+			Description:      "Log in at the issuer this service trusts; the roles routes require are its scopes",
+		}
+		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
+	case r.cfg.TokenURL != "":
 		doc.Components.SecuritySchemes[SchemeOAuthLogin] = &SecurityScheme{
 			Type:  "oauth2",
 			Flows: &OAuthFlows{Password: &OAuthFlow{TokenURL: r.cfg.TokenURL, Scopes: r.scopes()}},

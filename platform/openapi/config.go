@@ -37,6 +37,10 @@ type Config struct {
 	// "/api/auth/login". Default: none, and then the document has no
 	// OAuthLogin scheme, since a flow without a tokenUrl is invalid.
 	TokenURL string
+	// OpenIDConnectURL, when set, makes the OAuthLogin scheme an
+	// openIdConnect one with this discovery URL instead of the password
+	// flow of TokenURL: the docs UI logs in at that issuer. Default: none.
+	OpenIDConnectURL string
 	// MaxLimit is the maximum of the query parameter tagged
 	// paging:"limit", as the router's Config.MaxLimit. Default:
 	// paging.DefaultMaxLimit.

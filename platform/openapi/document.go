@@ -149,6 +149,9 @@ type SecurityScheme struct {
 	Scheme       string      `json:"scheme,omitempty"`
 	BearerFormat string      `json:"bearerFormat,omitempty"`
 	Flows        *OAuthFlows `json:"flows,omitempty"`
+	// OpenIDConnectURL is the discovery document of an openIdConnect
+	// scheme.
+	OpenIDConnectURL string `json:"openIdConnectUrl,omitempty"`
 }
 
 // OAuthFlows lists the OAuth 2 flows of a security scheme; only the

@@ -57,6 +57,9 @@ func (r *Router) registerBuiltins() error {
 	if err := r.registerJWKS(); err != nil {
 		return err
 	}
+	if err := r.registerMetadata(); err != nil {
+		return err
+	}
 	if err := r.registerDocs(); err != nil {
 		return err
 	}
@@ -89,6 +92,43 @@ func (r *Router) registerJWKS() error {
 			"ones stay until their tokens expire. Empty when the service signs with a shared HS256 secret."),
 		Tag(systemTag), OperationID("getJWKS"),
 		Header(fiber.HeaderCacheControl, fmt.Sprintf("public, max-age=%d: verifiers may keep the keys that long", int(jwksMaxAge/time.Second)))))
+}
+
+// metadataMaxAge is how long resource servers may cache the metadata.
+const metadataMaxAge = time.Hour
+
+// registerMetadata serves Config.IssuerMetadata at the two well-known
+// places resource servers discover an issuer through (RFC 8414 and OpenID
+// Connect Discovery), and Config.ProtectedResource at RFC 9728's.
+func (r *Router) registerMetadata() error {
+	cache := fmt.Sprintf("public, max-age=%d", int(metadataMaxAge/time.Second))
+	if m := r.cfg.IssuerMetadata; m != nil {
+		for _, place := range []struct{ path, id, standard string }{
+			{token.AuthServerMetadataPath, "getAuthorizationServerMetadata", "RFC 8414"},
+			{token.OpenIDConfigurationPath, "getOpenIDConfiguration", "OpenID Connect Discovery"},
+		} {
+			if err := r.add(Get(place.path, func(c *Ctx, _ *struct{}) (*token.Metadata, error) {
+				c.Fiber().Set(fiber.HeaderCacheControl, cache)
+				return m, nil
+			}, Summary("Issuer metadata ("+place.standard+")"),
+				Description("Who issues this service's access tokens and where other services find its keys "+
+					"(jwks_uri) and endpoints: a resource server configured with AUTH_ISSUER set to issuer reads "+
+					"this. Served when PUBLIC_URL is set, which is then the tokens' iss."),
+				Tag(systemTag), OperationID(place.id), Header(fiber.HeaderCacheControl, cache))); err != nil {
+				return err
+			}
+		}
+	}
+	if pr := r.cfg.ProtectedResource; pr != nil {
+		return r.add(Get(token.ProtectedResourcePath, func(c *Ctx, _ *struct{}) (*token.ProtectedResource, error) {
+			c.Fiber().Set(fiber.HeaderCacheControl, cache)
+			return pr, nil
+		}, Summary("Protected resource metadata (RFC 9728)"),
+			Description("Which issuers' access tokens this service accepts, named by the resource_metadata of its "+
+				"Bearer challenges."),
+			Tag(systemTag), OperationID("getProtectedResourceMetadata"), Header(fiber.HeaderCacheControl, cache)))
+	}
+	return nil
 }
 
 var errDatabaseUnavailable = problem.Declare(http.StatusServiceUnavailable, "database_unavailable", "Database unavailable")

@@ -44,6 +44,12 @@ type APIDocs struct {
 	//
 	// Optional. Default: BasePath + "/auth/login"
 	TokenURL string
+	// OpenIDConnectURL, when set, replaces the password flow of TokenURL:
+	// the OAuthLogin scheme is openIdConnect with this discovery URL, so
+	// the docs UI's Authorize logs in at the issuer (a resource server's).
+	//
+	// Optional. Default: ""
+	OpenIDConnectURL string
 	// UseAuth puts the docs UI, its assets, spec.json and the developer tools
 	// behind HTTP Basic authentication with Users.
 	//
@@ -176,6 +182,30 @@ type Config struct {
 	//
 	// Optional. Default: nil (the signature and exp decide)
 	TokenChecker TokenChecker
+	// TokenVerifier, when set, verifies the bearer tokens of auth routes
+	// instead of TokenKeys and TokenChecker: a resource server's verifier
+	// of another issuer's tokens. The router caches none of its answers.
+	//
+	// Optional. Default: nil (TokenKeys, or JWTSecret, and TokenChecker)
+	TokenVerifier TokenVerifier
+	// Realm is the realm of the Bearer challenges (WWW-Authenticate) of
+	// the answers 401: the issuer a resource server trusts.
+	//
+	// Optional. Default: "api"
+	Realm string
+	// IssuerMetadata, when set, is served at
+	// /.well-known/oauth-authorization-server (RFC 8414) and
+	// /.well-known/openid-configuration: the service is an issuer other
+	// services discover.
+	//
+	// Optional. Default: nil (neither is served)
+	IssuerMetadata *token.Metadata
+	// ProtectedResource, when set, is served at
+	// /.well-known/oauth-protected-resource (RFC 9728), and the Bearer
+	// challenges name it as resource_metadata.
+	//
+	// Optional. Default: nil
+	ProtectedResource *token.ProtectedResource
 	// TokenCacheSize bounds the cache of verified tokens; 0 uses the default
 	// and a negative value turns the cache off.
 	//
@@ -328,6 +358,9 @@ func configDefault(cfg Config) Config {
 	}
 	if cfg.APIDocs.TokenURL == "" {
 		cfg.APIDocs.TokenURL = cfg.BasePath + "/auth/login"
+	}
+	if cfg.Realm == "" {
+		cfg.Realm = "api"
 	}
 	if cfg.CORS.AllowOrigins == "" {
 		cfg.CORS.AllowOrigins = "*"

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -78,7 +77,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 	if h == nil {
 		return nil, routeBinding{}, fmt.Errorf("nil handler")
 	}
-	if (o.auth || o.optionalAuth) && r.keys == nil {
+	if (o.auth || o.optionalAuth) && r.keys == nil && r.cfg.TokenVerifier == nil {
 		return nil, routeBinding{}, fmt.Errorf("route requires auth but neither Config.TokenKeys nor Config.JWTSecret is set")
 	}
 	var idem *idempotent
@@ -216,7 +215,7 @@ func buildRoute[In, Out any](r *Router, method, fullPath string, h Handler[In, O
 			// An answer for one caller, even a 403, must not be kept by
 			// shared caches.
 			fc.Set(fiber.HeaderCacheControl, "no-store")
-			if len(roles) > 0 && !slices.Contains(roles, claims.Role) {
+			if len(roles) > 0 && !claims.HasRole(roles...) {
 				return errForbidden.WithDetail("This operation requires the role %s.", strings.Join(roles, " or "))
 			}
 			c.claims = claims

@@ -203,13 +203,14 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		server = cfg.APIDocs.Scheme + "://" + cfg.APIDocs.Host
 	}
 	return openapi.Config{
-		Title:           cfg.APIDocs.Name,
-		Version:         cfg.APIDocs.Version,
-		Description:     cfg.APIDocs.Description,
-		ServerURL:       server,
-		TokenURL:        cfg.APIDocs.TokenURL,
-		MaxLimit:        cfg.MaxLimit,
-		TagDescriptions: tags,
-		RequestIDHeader: requestid.ConfigDefault.Header,
+		Title:            cfg.APIDocs.Name,
+		Version:          cfg.APIDocs.Version,
+		Description:      cfg.APIDocs.Description,
+		ServerURL:        server,
+		TokenURL:         cfg.APIDocs.TokenURL,
+		OpenIDConnectURL: cfg.APIDocs.OpenIDConnectURL,
+		MaxLimit:         cfg.MaxLimit,
+		TagDescriptions:  tags,
+		RequestIDHeader:  requestid.ConfigDefault.Header,
 	}
 }

@@ -5,6 +5,7 @@ package token
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -17,6 +18,24 @@ type Claims struct {
 	Role string `json:"role,omitempty"`
 	// SessionID names the login session the token belongs to.
 	SessionID string `json:"sid,omitempty"`
+	// Scope is the token's scope claim, space-separated, when it has one.
+	Scope string `json:"scope,omitempty"`
+	// Roles are the caller's roles read from another issuer's claim (a
+	// resource server's roles claim, such as Keycloak's
+	// realm_access.roles); Role is then the first of them. Never signed
+	// or read as a claim of its own.
+	Roles []string `json:"-"`
+}
+
+// HasRole reports whether the caller has one of roles: its Role or one of
+// its Roles.
+func (c *Claims) HasRole(roles ...string) bool {
+	for _, r := range roles {
+		if r == c.Role || slices.Contains(c.Roles, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate makes exp mandatory; the parser already rejects a past exp.

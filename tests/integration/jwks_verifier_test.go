@@ -6,9 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,14 +41,7 @@ func TestAnotherServiceVerifiesByJWKSAlone(t *testing.T) {
 
 func testAnotherServiceVerifiesByJWKSAlone(t *testing.T, dsn string) {
 	bin := buildAPI(t)
-	keyFile := filepath.Join(t.TempDir(), "signing-keys.pem")
-	key, err := token.GenerateEd25519()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	keyFile, key := newKeyFile(t)
 	port := freePort(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := map[string]string{
