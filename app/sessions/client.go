@@ -24,7 +24,8 @@ func truncateUTF8(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
+	// Valid UTF-8 starts with a rune, so the cut stops at 0 at the latest.
+	for !utf8.RuneStart(s[n]) {
 		n--
 	}
 	return s[:n]

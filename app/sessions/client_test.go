@@ -18,6 +18,9 @@ func TestTruncateUTF8(t *testing.T) {
 		{"exactly the limit", strings.Repeat("a", userAgentMax), userAgentMax, strings.Repeat("a", userAgentMax)},
 		{"longer", "abcdef", 4, "abcd"},
 		{"inside a rune", "ab€", 3, "ab"},
+		{"inside the first rune", "€uro", 2, ""},
+		{"no room at all", "curl/8", 0, ""},
+		{"a stray continuation byte first", "\x80\x80abc", 1, ""},
 		{"invalid bytes", "a\xffb", 10, "a\uFFFDb"},
 	}
 	for _, tc := range cases {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -331,4 +332,37 @@ func TestServiceWithoutALoggerLogsToTheDefault(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	s.Start(ctx)
+}
+
+// TestStartWarnsWhenTheRevocationsCannotBeLoaded: an instance started
+// before its tables are migrated says in its log that it has no
+// revocations, and goes on; one that loads them says nothing.
+func TestStartWarnsWhenTheRevocationsCannotBeLoaded(t *testing.T) {
+	cases := []struct {
+		name     string
+		migrated bool
+		want     string // the warning logged, "" for none
+	}{
+		{"migrated", true, ""},
+		{"not migrated yet", false, `msg="load revocations" error=`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			db := testkit.SQLite(t)
+			if c.migrated {
+				if err := migrations.Up(t.Context(), db); err != nil {
+					t.Fatalf("migrate: %v", err)
+				}
+			}
+			var log testkit.Buffer
+			s := New(db, Config{Keys: secretKeys(t, testSecret), Issuer: testIssuer, Audience: testAudience,
+				AccessTTL: testAccessTTL, RefreshTTL: testRefreshTTL, Now: time.Now,
+				Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+			s.Start(t.Context())
+			got := log.String()
+			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+				t.Errorf("logged %q, want %q", got, c.want)
+			}
+		})
+	}
 }
