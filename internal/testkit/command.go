@@ -98,11 +98,14 @@ func Tool(t testing.TB, name string) string {
 // Build builds the main package pkg (a package path or ./dir relative to the
 // repository root) with extra go build flags into a temporary directory of
 // t, and returns the binary's path. Repeated builds of unchanged code come
-// from go's build cache.
+// from go's build cache. The sources the binary is built from are opened
+// in the test process (see Inputs), so go test runs the test again when
+// they change.
 func Build(t testing.TB, pkg string, env []string, flags ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
 	args := append([]string{"build", "-o", bin}, flags...)
 	Go(t, RepoRoot(t), env, append(args, pkg)...)
+	recordSources(t, RepoRoot(t), env, pkg)
 	return bin
 }

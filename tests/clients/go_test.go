@@ -15,6 +15,7 @@ import (
 // account flow goes through the typed client.
 func TestGoClient(t *testing.T) {
 	t.Parallel()
+	testkit.Inputs(t, "clients/go")
 	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), serve(t), "test", "-count=1", "-v", "./...")
 	t.Log(out)
 	for _, name := range []string{"TestListUsersAllWalksEveryPage", "TestSignUpLogInRefresh", "TestSessionsCanBeListedAndEnded"} {
@@ -26,8 +27,12 @@ func TestGoClient(t *testing.T) {
 
 // TestGoClientIsCurrent generates the Go client from the committed
 // contract, as task clients does, and compares it with the committed one.
+// The generators read the contract and their configuration in child
+// processes, so the test opens them itself, and the committed client, for
+// go test's cache to see a change to any of them.
 func TestGoClientIsCurrent(t *testing.T) {
 	t.Parallel()
+	testkit.Inputs(t, goClientInputs...)
 	root := testkit.RepoRoot(t)
 	dir := t.TempDir()
 	gen := filepath.Join(dir, "client.gen.go")
@@ -39,6 +44,12 @@ func TestGoClientIsCurrent(t *testing.T) {
 		sameFile(t, fresh, filepath.Join(root, "clients", "go", "apiclient", name))
 	}
 }
+
+// goClientInputs are what TestGoClientIsCurrent's generators read and what
+// it compares: the contract, the pinned oapi-codegen, and the module
+// clients/go with its configuration, its pages generator and the
+// committed client.
+var goClientInputs = []string{"api/openapi.json", "go.tool.mod", "go.tool.sum", "clients/go"}
 
 // sameFile fails t unless the committed file has the content of the one
 // generated fresh.

@@ -16,6 +16,9 @@ import (
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
 	node, npm := testkit.Node(t, "to test the TypeScript client")
+	// npm and node read these, not the test: opened here, a change to any
+	// of them makes go test run the test again instead of replaying it.
+	testkit.Inputs(t, "api/openapi.json", "clients/ts")
 	dir := filepath.Join(testkit.RepoRoot(t), "clients", "ts")
 	run(t, dir, nil, npm, "ci", "--no-audit", "--no-fund")
 
