@@ -3,6 +3,8 @@
 //
 //	go run ./cmd/starter rename github.com/acme/orders [--title "Orders API"]
 //	go run ./cmd/starter resource orders customer:string amount_cents:int64 'status:enum(pending,paid,shipped)' 'note:string?' 'paid_at:time?'
+//	go run ./cmd/starter field orders 'tracking_code:string?'
+//	go run ./cmd/starter field --remove orders tracking_code
 //	go run ./cmd/starter remove orders
 //
 // rename rewrites the module path in every go.mod of the repository (with
@@ -29,10 +31,27 @@
 // one in migrations/ and every one its ledger, migrations/versions.txt,
 // says was issued (see internal/migrationversion), and a line there.
 //
+// The model's header records the resource's fields. field generates the
+// resource's model, DTOs, repository, controller and integration test
+// again from them with the fields added (or, with --remove, the field
+// dropped), as resource would have generated them with those fields from
+// the start, and writes a migration that adds (drops) the columns: an
+// optional one nullable, a required one with a default for the rows that
+// exist (its type's zero value, an enum's first value, the Unix epoch);
+// the down of a drop adds the column back. It refuses a resource it did
+// not generate or whose files were edited since, a field it has (or, to
+// drop, lacks), a reserved name and a bad spec.
+//
 // remove deletes a generated resource's files, its registration and, with
 // the last resource, the helpers the generated resources share. It
 // refuses a resource whose files it did not write or that were edited
 // since, and one whose names other code still uses.
+//
+// rename, resource, field and remove then write the contract (api/) and
+// the Go and TypeScript clients again. field and remove plan every file
+// first, write the new ones beside their targets and rename them into
+// place at the end: when anything fails, the contract's generation
+// included, every file is put back as it was.
 //
 // All of them work on the repository in the current directory, or in the
 // one -C names.

@@ -34,7 +34,7 @@ var fieldTypes = []string{"string", "text", "int", "int64", "float64", "bool", "
 
 // generatedFields are the columns every resource has, and the query
 // parameters every list takes: no field may take their names.
-var generatedFields = []string{"id", "created_at", "q", "page", "limit", "cursor"}
+var generatedFields = []string{"id", "created_at", "version", "q", "sort", "page", "limit", "cursor"}
 
 // parseFields parses the FIELD:TYPE arguments.
 func parseFields(specs []string) ([]Field, error) {
@@ -134,6 +134,54 @@ func camel(s string) string {
 
 // initialisms are the words Go names spell in capitals.
 var initialisms = map[string]bool{"ID": true, "URL": true, "UUID": true, "API": true, "HTTP": true, "JSON": true, "SQL": true, "IP": true}
+
+// Spec is the field as the command line spells it: name:type,
+// name:enum(a,b,...), with a trailing ? when it is optional.
+func (f Field) Spec() string {
+	s := f.Name + ":" + f.Type
+	if f.Type == "enum" {
+		s += "(" + strings.Join(f.Values, ",") + ")"
+	}
+	if f.Optional {
+		s += "?"
+	}
+	return s
+}
+
+// Indexed are the indexes of the field, as the migration names them to
+// createTable and addColumns: itself when the list filters on it, and
+// itself with the id when the list sorts by it.
+func (f Field) Indexed() []string {
+	var ix []string
+	if f.Filter() {
+		ix = append(ix, f.Name)
+	}
+	if f.Sortable() {
+		ix = append(ix, f.Name+",id")
+	}
+	return ix
+}
+
+// Default is a Go expression of the value a required field's column takes
+// in the rows that exist when a migration adds it: its type's zero value,
+// an enum's first value, the Unix epoch for a time.
+func (f Field) Default() string {
+	switch f.Type {
+	case "string", "text":
+		return `""`
+	case "float64":
+		return "0.0"
+	case "bool":
+		return "false"
+	case "time":
+		return "time.Unix(0, 0).UTC()"
+	case "uuid":
+		return `"00000000-0000-0000-0000-000000000000"`
+	case "enum":
+		return fmt.Sprintf("%q", f.Values[0])
+	}
+	return "0"
+}
 
 // GoName is the field's name in Go.
 func (f Field) GoName() string { return camel(f.Name) }

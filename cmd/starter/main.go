@@ -20,6 +20,14 @@ const usage = `usage:
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
       NAME is a plural; --singular names its singular when the English rules get it wrong or
       it is the same word (news, series)
+  starter [-C dir] field NAME FIELD:TYPE...
+      add fields to a generated resource (e.g. orders 'tracking_code:string?'): its model,
+      DTOs, list filters and test as resource would write them with the fields, a migration
+      that adds the columns (a required one with a default: its type's zero value, an enum's
+      first value), the contract and the clients
+  starter [-C dir] field --remove NAME FIELD
+      drop a field of a generated resource, with a migration that drops its column (its down
+      adds it back, empty)
   starter [-C dir] remove NAME
       delete a generated resource's files and its registration in app/app.go, as long as
       every file is as generated
@@ -84,7 +92,7 @@ func dispatch(args []string, out io.Writer) error {
 		if err := rename(*dir, pos[0], opts, out); err != nil {
 			return err
 		}
-		return refreshContract(*dir, out)
+		return refreshOrSay(*dir, out)
 	case "resource":
 		fs := newFlags("resource")
 		var opts resourceOptions
@@ -99,7 +107,7 @@ func dispatch(args []string, out io.Writer) error {
 		if err := resource(*dir, pos[0], pos[1:], opts, out); err != nil {
 			return err
 		}
-		return refreshContract(*dir, out)
+		return refreshOrSay(*dir, out)
 	case "remove":
 		pos, err := parseInterleaved(newFlags("remove"), args)
 		if err != nil {
@@ -108,12 +116,30 @@ func dispatch(args []string, out io.Writer) error {
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: remove takes one resource name", errUsage)
 		}
-		if err := remove(*dir, pos[0], out); err != nil {
-			return err
+		return remove(*dir, pos[0], removeOptions{}, out)
+	case "field":
+		fs := newFlags("field")
+		var opts fieldOptions
+		fs.BoolVar(&opts.Remove, "remove", false, "drop the field named")
+		pos, err := parseInterleaved(fs, args)
+		if err != nil {
+			return usageError(fmt.Errorf("field: %w", err))
 		}
-		return refreshContract(*dir, out)
+		if len(pos) < 2 || opts.Remove && len(pos) != 2 {
+			return fmt.Errorf("%w: field takes a resource name and at least one FIELD:TYPE, or with --remove one field name", errUsage)
+		}
+		return field(*dir, pos[0], pos[1:], opts, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+// refreshOrSay runs refreshContract, and when it fails says to run it
+// again once fixed: the command's changes stay.
+func refreshOrSay(dir string, out io.Writer) error {
+	if err := refreshContract(dir, out); err != nil {
+		return fmt.Errorf("%w\n%s", err, refreshLater)
+	}
+	return nil
 }
 
 // usageError is the error of a command line that flag refused: a usage

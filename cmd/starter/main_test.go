@@ -51,6 +51,11 @@ func TestRunRefusesBadCommandLines(t *testing.T) {
 		{"resource", "orders", "--singular"},
 		{"remove"},
 		{"remove", "orders", "invoices"},
+		{"field"},
+		{"field", "orders"},
+		{"field", "--remove", "orders"},
+		{"field", "--remove", "orders", "a", "b"},
+		{"field", "orders", "x:int", "--nope"},
 		{"publish"},
 	} {
 		t.Run(strings.Join(args, " ")+" is refused", func(t *testing.T) {
@@ -67,7 +72,7 @@ func TestRunPrintsHelp(t *testing.T) {
 	root := writeTree(t, serviceTree)
 	for _, args := range [][]string{
 		{"--help"}, {"-h"}, {"help"}, {"-C", root, "--help"},
-		{"rename", "--help"}, {"rename", "github.com/acme/orders", "-h"}, {"resource", "orders", "x:int", "--help"}, {"remove", "-help"},
+		{"rename", "--help"}, {"rename", "github.com/acme/orders", "-h"}, {"resource", "orders", "x:int", "--help"}, {"remove", "-help"}, {"field", "orders", "--help"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			t.Parallel()

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 )
 
 // Every file resource writes opens with a header that says so, ending in
@@ -83,4 +85,46 @@ func onlyComments(b []byte) bool {
 func bodyHash(body []byte, module string) string {
 	sum := sha256.Sum256(bytes.ReplaceAll(body, []byte(module), []byte(modulePlaceholder)))
 	return hex.EncodeToString(sum[:])
+}
+
+// The model of a generated resource records the resource's fields in its
+// header, on the line above the marker, in the syntax of the command line:
+//
+//	//starter:fields customer:string status:enum(pending,paid) note:string?
+//
+// field reads them back to generate the resource's files again with a
+// field more or less, as resource would have generated them had the
+// fields been these from the start.
+
+// fieldsLine finds the fields a model's header records.
+var fieldsLine = regexp.MustCompile(`(?m)^//starter:fields ([^\n]*)\n`)
+
+// withFields returns data, a generated file with its header, with the line
+// that records fields added to the header, above the marker.
+func withFields(data []byte, fields []Field) []byte {
+	loc := markerLine.FindIndex(data)
+	if loc == nil {
+		return data
+	}
+	specs := make([]string, len(fields))
+	for i, f := range fields {
+		specs[i] = f.Spec()
+	}
+	line := "//starter:fields " + strings.Join(specs, " ") + "\n"
+	return slices.Concat(data[:loc[0]], []byte(line), data[loc[0]:])
+}
+
+// recordedFields returns the fields the header of data records, and
+// whether it records any.
+func recordedFields(data []byte) ([]Field, bool, error) {
+	marker := markerLine.FindIndex(data)
+	m := fieldsLine.FindSubmatchIndex(data)
+	if marker == nil || m == nil || m[1] != marker[0] {
+		return nil, false, nil
+	}
+	fields, err := parseFields(strings.Fields(string(data[m[2]:m[3]])))
+	if err != nil {
+		return nil, false, fmt.Errorf("the fields its header records: %w", err)
+	}
+	return fields, true, nil
 }

@@ -25,13 +25,21 @@ type generated struct {
 	unedited bool
 }
 
+// removeOptions are the options of remove.
+type removeOptions struct {
+	// refresh writes the contract and the clients again once the files are
+	// gone; nil is refreshContract. A failure undoes the change.
+	refresh func(dir string, out io.Writer) error
+}
+
 // remove deletes the generated resource name from the repository at root:
 // its files and its registration in app/app.go, and the helpers the
 // generated resources share (tables.go) with the
-// last of them. It refuses, writing nothing, a resource it did not
-// generate (users), one with a file edited since (see marker.go), and one
-// whose names other code still uses.
-func remove(root, name string, out io.Writer) error {
+// last of them, then writes the contract and the clients again. It
+// refuses, writing nothing, a resource it did not generate (users), one
+// with a file edited since (see marker.go), and one whose names other code
+// still uses; anything failing later puts every file back as it was.
+func remove(root, name string, opts removeOptions, out io.Writer) error {
 	if !resourceName.MatchString(name) {
 		return fmt.Errorf("remove: name %q: want the resource's name, such as orders", name)
 	}
@@ -99,20 +107,30 @@ func remove(root, name string, out io.Writer) error {
 		return fmt.Errorf("remove %s: %w", name, err)
 	}
 
+	var c change
+	for _, g := range gone {
+		c.removes = append(c.removes, g.path)
+	}
 	if len(unregistered) > 0 {
-		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(app.path)), app.data, 0o644); err != nil {
-			return fmt.Errorf("remove %s: %w", name, err)
-		}
+		c.writes = []file{app}
+	}
+	refresh := opts.refresh
+	if refresh == nil {
+		refresh = refreshContract
+	}
+	var log strings.Builder
+	if err := commit(root, c, refresh, &log); err != nil {
+		return fmt.Errorf("remove %s: %w\n(nothing was removed: fix it and run the command again)", name, err)
+	}
+	if len(unregistered) > 0 {
 		fmt.Fprintf(out, "rewrote %s: took out %s\n", app.path, strings.Join(unregistered, " and "))
 	} else {
 		fmt.Fprintf(out, "note: %s does not register %s; nothing to take out there\n", appFile, name)
 	}
-	for _, g := range gone {
-		if err := os.Remove(filepath.Join(root, filepath.FromSlash(g.path))); err != nil {
-			return fmt.Errorf("remove %s: %w", name, err)
-		}
-		fmt.Fprintln(out, "removed", g.path)
+	for _, p := range c.removes {
+		fmt.Fprintln(out, "removed", p)
 	}
+	fmt.Fprint(out, log.String())
 	for _, p := range kept {
 		fmt.Fprintf(out, "note: kept %s, edited since it was generated; no generated resource uses it now\n", p)
 	}

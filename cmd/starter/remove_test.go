@@ -22,7 +22,7 @@ func generate(t *testing.T, root string, names ...string) {
 func removeOK(t *testing.T, root, name string) string {
 	t.Helper()
 	var out strings.Builder
-	if err := remove(root, name, &out); err != nil {
+	if err := remove(root, name, removeOptions{}, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -169,7 +169,7 @@ func TestRemoveRefusesWithoutWriting(t *testing.T) {
 				tt.edit(files)
 			}
 			root = writeTree(t, files)
-			err := remove(root, tt.remove, io.Discard)
+			err := remove(root, tt.remove, removeOptions{}, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.saying) {
 				t.Fatalf("error %v, want one saying %q", err, tt.saying)
 			}

@@ -154,6 +154,10 @@ func (r Resource) pick(keep func(Field) bool) []Field {
 	return out
 }
 
+// modelTemplate is the template of the model, whose header records the
+// resource's fields.
+const modelTemplate = "model.go.tmpl"
+
 // output is one file resource writes: a template and where its output
 // goes, relative to the root. once files are shared by every resource and
 // written only when missing.
@@ -164,7 +168,7 @@ type output struct {
 
 func (r Resource) outputs() []output {
 	return []output{
-		{"model.go.tmpl", "app/models/" + r.SingularName + ".go", false},
+		{modelTemplate, "app/models/" + r.SingularName + ".go", false},
 		{"dto.go.tmpl", "app/dto/" + r.SingularName + ".go", false},
 		{"repository.go.tmpl", "app/repositories/" + r.Name + ".go", false},
 		{"controller.go.tmpl", "app/controllers/" + r.Name + ".go", false},
@@ -227,6 +231,21 @@ func newResource(root, name string, specs []string, opts resourceOptions) (Resou
 	if err != nil {
 		return Resource{}, err
 	}
+	r, err := resourceIn(root, name, one)
+	if err != nil {
+		return Resource{}, err
+	}
+	r.Fields = fields
+	r.Migration, err = migrationversion.NextIn(filepath.Join(root, "migrations"), timeOr(opts.Now))
+	if err != nil {
+		return Resource{}, err
+	}
+	return r, nil
+}
+
+// resourceIn returns the resource name, of singular one, as the repository
+// at root would have it generated, without its fields and migration.
+func resourceIn(root, name, one string) (Resource, error) {
 	mod, err := modulePath(root)
 	if err != nil {
 		return Resource{}, err
@@ -245,14 +264,6 @@ func newResource(root, name string, specs []string, opts resourceOptions) (Resou
 	} else if _, ok := appNames["NewUser"]; ok && hasField(root, "app", "Options", "Admin") {
 		admin = "bootstrap"
 	}
-	now := opts.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	version, err := migrationversion.NextIn(filepath.Join(root, "migrations"), now)
-	if err != nil {
-		return Resource{}, err
-	}
 	return Resource{
 		Admin:        admin,
 		Module:       mod,
@@ -260,9 +271,15 @@ func newResource(root, name string, specs []string, opts resourceOptions) (Resou
 		SingularName: one,
 		Plural:       camel(name),
 		Singular:     camel(one),
-		Fields:       fields,
-		Migration:    version,
 	}, nil
+}
+
+// timeOr returns t, or the current time when t is zero.
+func timeOr(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Now()
+	}
+	return t
 }
 
 // file is a rendered file.
@@ -288,19 +305,11 @@ func (r Resource) render(root string) ([]file, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		var buf bytes.Buffer
-		if err := templates.ExecuteTemplate(&buf, o.template, r); err != nil {
-			return nil, fmt.Errorf("template %s: %w", o.template, err)
-		}
-		src, err := format.Source(buf.Bytes())
+		f, err := r.renderOutput(o)
 		if err != nil {
-			return nil, fmt.Errorf("format %s: %w\n%s", o.path, err, buf.Bytes())
+			return nil, err
 		}
-		owner := r.Name
-		if o.once {
-			owner = ""
-		}
-		files = append(files, file{o.path, withHeader(src, owner, r.Module)})
+		files = append(files, f)
 	}
 	if err := checkNames(root, files); err != nil {
 		return nil, err
@@ -316,12 +325,50 @@ func (r Resource) render(root string) ([]file, error) {
 	return append(files, app, ledger), nil
 }
 
+// renderOutput executes the template of o with r and formats the result,
+// which opens with its header: the model's records the fields (see
+// withFields).
+func (r Resource) renderOutput(o output) (file, error) {
+	data, err := r.execute(o.template, r, o.path)
+	if err != nil {
+		return file{}, err
+	}
+	owner := r.Name
+	if o.once {
+		owner = ""
+	}
+	data = withHeader(data, owner, r.Module)
+	if o.template == modelTemplate {
+		data = withFields(data, r.Fields)
+	}
+	return file{o.path, data}, nil
+}
+
+// execute executes the template name with data and formats the result as
+// the Go file path.
+func (r Resource) execute(name string, data any, path string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, name, data); err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	src, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("format %s: %w\n%s", path, err, buf.Bytes())
+	}
+	return src, nil
+}
+
 // ledger returns migrations/versions.txt with the line of the resource's
 // migration added, so that its version is never issued again, even after
 // remove deletes the file (see migrationversion).
 func (r Resource) ledger(root string) (file, error) {
+	return ledgerWith(root, migrationversion.Migration{Version: r.Migration, Name: "create_" + r.Name})
+}
+
+// ledgerWith returns migrations/versions.txt with m's line added.
+func ledgerWith(root string, m migrationversion.Migration) (file, error) {
 	dir := filepath.Join(root, "migrations")
-	path, data, err := migrationversion.WithEntry(dir, migrationversion.Migration{Version: r.Migration, Name: "create_" + r.Name})
+	path, data, err := migrationversion.WithEntry(dir, m)
 	if err != nil {
 		return file{}, err
 	}

@@ -269,7 +269,7 @@ func TestMigrationVersionsAreUnique(t *testing.T) {
 			func() error {
 				return resource(root, "gadgets", []string{"x:int"}, resourceOptions{Now: now}, io.Discard)
 			},
-			func() error { return remove(root, "gadgets", io.Discard) },
+			func() error { return remove(root, "gadgets", removeOptions{}, io.Discard) },
 			func() error {
 				return resource(root, "widgets", []string{"x:int"}, resourceOptions{Now: now}, io.Discard)
 			},
