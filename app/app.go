@@ -22,6 +22,7 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/platform/router/bunext"
 	"github.com/asapjs/fiber-template/platform/token"
+	"github.com/asapjs/fiber-template/platform/trust"
 )
 
 // Options tune the example service beyond the router's Config.
@@ -109,6 +110,20 @@ type Options struct {
 	//
 	// Optional. Default: none (the estimate runs on db's primary)
 	Reads bun.ConnResolver
+	// Trust, when set, makes the service a resource server of another
+	// issuer (docs/fleet.md): every auth route verifies that issuer's
+	// tokens with it, the document's login points at the issuer, and the
+	// accounts example (sign-up, login, users, sessions, and their
+	// tables' use) is not mounted unless KeepAccounts.
+	//
+	// Optional. Default: nil (the service issues its own tokens)
+	Trust *trust.Verifier
+	// KeepAccounts keeps the accounts example beside Trust: tokens of the
+	// service's own issuer (Issuer) are verified as without Trust, the
+	// others by Trust.
+	//
+	// Optional. Default: false
+	KeepAccounts bool
 	// IntrospectionClients are the services that may ask POST
 	// {base}/auth/introspect whether an access token is active (RFC 7662),
 	// as HTTP Basic credentials: secrets by client id.
@@ -217,11 +232,14 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	if opts.CountMaxAge != 0 {
 		list = append(list, database.WithCountMaxAge(opts.CountMaxAge))
 	}
-	users := repositories.NewUsers(db, list...)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
+	if opts.Trust != nil && !opts.KeepAccounts {
+		return newResourceServer(db, cfg, opts, list, logger)
+	}
+	users := repositories.NewUsers(db, list...)
 	if opts.Admin != nil {
 		if err := ensureAdmin(opts.Context, users, passwords, *opts.Admin, logger); err != nil {
 			return nil, fmt.Errorf("app: bootstrap admin: %w", err)
@@ -237,6 +255,9 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	})
 	sess.Start(opts.Context)
 	cfg.TokenChecker = sess
+	if opts.Trust != nil {
+		trustIssuer(&cfg, opts, &eitherIssuer{remote: opts.Trust, issuer: opts.Issuer, keys: cfg.TokenKeys, maxAge: cfg.TokenMaxAge, checker: sess})
+	}
 	// The auth rate limit is middleware of the public auth routes
 	// themselves, not of path strings: any spelling that reaches them is
 	// counted.
@@ -263,10 +284,10 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))
 	// The service's controllers come first; the caller's are kept after.
-	cfg.Controllers = append(Controllers(Deps{
+	cfg.Controllers = append(append([]router.Controller{controllers.NewMe()}, Controllers(Deps{
 		DB: db, List: list, Users: users, Passwords: passwords, Sessions: sess, Throttle: throttle, AuthLimit: authLimit,
 		Clients: basicauth.New(opts.IntrospectionClients),
-	}), cfg.Controllers...)
+	})...), cfg.Controllers...)
 	return router.New(cfg)
 }
 

@@ -156,10 +156,10 @@ func loadConfig(lookupEnv func(string) (string, bool)) (config, error) {
 	if err := loadAccounts(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
-	if err := loadTokenKeys(&cfg, getenv); err != nil {
+	if err := loadFleet(&cfg, lookupEnv); err != nil {
 		return cfg, err
 	}
-	if err := loadFleet(&cfg, lookupEnv); err != nil {
+	if err := loadTokenKeys(&cfg, getenv); err != nil {
 		return cfg, err
 	}
 	return cfg, loadStableSecrets(&cfg, getenv)
@@ -236,6 +236,8 @@ func loadTokenKeys(cfg *config, getenv func(string) string) error {
 		cfg.JWTSecret = []byte(secret)
 	case cfg.TokenKeys != nil:
 		// The cursors' secret comes from the signing key.
+	case cfg.Fleet.resourceOnly() && cfg.Env == "production":
+		// Nothing signs tokens; the stable secrets are required instead.
 	case cfg.Env == "production":
 		return errors.New("JWT_SIGNING_KEYS (or JWT_SIGNING_KEYS_FILE) or JWT_SECRET is required when APP_ENV=production")
 	default:
@@ -243,7 +245,7 @@ func loadTokenKeys(cfg *config, getenv func(string) string) error {
 		if _, err := rand.Read(cfg.JWTSecret); err != nil {
 			return fmt.Errorf("generate JWT secret: %w", err)
 		}
-		cfg.generatedSecret, cfg.devKeys = true, true
+		cfg.generatedSecret, cfg.devKeys = true, !cfg.Fleet.resourceOnly()
 	}
 	return nil
 }
@@ -488,5 +490,16 @@ func settings() []setting {
 		{Name: "PAGING_CURSOR_SECRET", Meaning: fmt.Sprintf("signs the list cursors, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
 		{Name: "IDEMPOTENCY_SECRET", Meaning: fmt.Sprintf("keys the fingerprints of Idempotency-Key requests, shared by every instance and untouched by api keys rotate; empty is JWT_SECRET, or in development without it %s; production with JWT_SIGNING_KEYS and no JWT_SECRET needs it, at least %d bytes", devSecretFile, minJWTSecret)},
 		{Name: "PUBLIC_URL", Meaning: "the service's URL as others reach it, such as https://accounts.example.com (http only in development or on a loopback host): the iss of its access tokens instead of fiber-template, and with Ed25519 signing keys it serves its issuer metadata at /.well-known/openid-configuration and /.well-known/oauth-authorization-server, so other services trust it by AUTH_ISSUER (docs/fleet.md)"},
+		{Name: "AUTH_ISSUER", Meaning: "the issuer this service trusts, by URL (our issuer's PUBLIC_URL, a Keycloak realm, an Auth0 tenant...): a resource server, whose auth routes verify that issuer's access tokens, discovered at AUTH_ISSUER/.well-known/openid-configuration then /.well-known/oauth-authorization-server; the accounts example is not mounted unless AUTH_KEEP_ACCOUNTS (docs/fleet.md)"},
+		{Name: "AUTH_JWKS_URL", Meaning: "the issuer's JWK Set, skipping discovery; AUTH_ISSUER is then only the iss tokens must carry"},
+		{Name: "AUTH_AUDIENCE", Default: "fiber-template-api", Meaning: "comma-separated aud values a token must name one of (the default is our issuer's audience)"},
+		{Name: "AUTH_ROLES_CLAIM", Default: "role", Meaning: "the claim the caller's roles are in, a dotted path such as realm_access.roles; a list of strings, or a string split on spaces (scope)"},
+		{Name: "AUTH_JWKS_MIN_REFRESH", Default: "1m", Meaning: "the least time between two fetches of the issuer's keys: a token of an unknown kid fetches them again at most this often (and every Cache-Control max-age)"},
+		{Name: "AUTH_INTROSPECTION_URL", Meaning: "the issuer's introspection endpoint (RFC 7662): every token is also asked about there, which sees logouts; empty asks nothing"},
+		{Name: "AUTH_INTROSPECTION_CLIENT_ID", Meaning: "this service's client id at the introspection endpoint (HTTP Basic)"},
+		{Name: "AUTH_INTROSPECTION_CLIENT_SECRET", Meaning: "this service's client secret at the introspection endpoint"},
+		{Name: "AUTH_INTROSPECTION_CACHE", Default: "30s", Meaning: "how long an answer of the introspection endpoint about a token is kept: a logout is seen within it"},
+		{Name: "AUTH_INTROSPECTION_FAILURE", Default: "closed", Meaning: "closed refuses a token while the introspection endpoint cannot answer, open accepts it on its signature"},
+		{Name: "AUTH_KEEP_ACCOUNTS", Default: "false", Meaning: "true keeps the accounts example (sign-up, login, users, sessions) beside AUTH_ISSUER: its own tokens and the issuer's are both accepted"},
 	}
 }

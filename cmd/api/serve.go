@@ -104,6 +104,12 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		// A list's count and estimate go where its page goes.
 		opts.Reads = replicas
 	}
+	if cfg.Fleet.Trust.Issuer != "" {
+		if opts.Trust, err = trustedIssuer(ctx, cfg, logger); err != nil {
+			return err
+		}
+		opts.KeepAccounts = cfg.Fleet.KeepAccounts
+	}
 	rcfg := routerConfig(cfg, logger)
 	rcfg.Extensions = append(rcfg.Extensions, migrationsReady{db: db})
 	if cfg.Metrics {

@@ -88,10 +88,40 @@ func hasBody(c *fiber.Ctx) bool {
 }
 
 // refuseUndeclaredBody answers 413 to a request with a body that no route
-// declaring one serves.
+// declaring one serves, and 404 when no route at all serves its path (a
+// route the service left out, such as the accounts of a resource server,
+// is not found whether or not the request has a body).
 func (r *Router) refuseUndeclaredBody(c *fiber.Ctx) error {
 	if !hasBody(c) || r.bodies.takes(c.Method(), c.Path()) {
 		return nil
 	}
+	if !r.bodies.takes(anyMethod, c.Path()) {
+		return fiber.ErrNotFound
+	}
 	return problem.New(http.StatusRequestEntityTooLarge, "The request has a body, which this method and path do not take: send it without one.")
+}
+
+// anyMethod is the key of bodyRoutes under which every served path is
+// recorded, whatever its method and whether or not it takes a body.
+const anyMethod = "*"
+
+// learnPaths records every path app serves under anyMethod, once every
+// route is registered: a wildcard or an optional part matches any rest.
+func (b bodyRoutes) learnPaths(app *fiber.App) error {
+	for _, rt := range app.GetRoutes(true) {
+		path := rt.Path
+		if i := strings.IndexAny(path, "*+?"); i >= 0 {
+			path = path[:i]
+			re, err := regexp.Compile(strings.TrimSuffix(pathPattern(path), "$"))
+			if err != nil {
+				return fmt.Errorf("router: route %s %s: path pattern: %w", rt.Method, rt.Path, err)
+			}
+			b[anyMethod] = append(b[anyMethod], re)
+			continue
+		}
+		if err := b.add(anyMethod, path); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -64,7 +64,7 @@ func bodilessRouter(t *testing.T) *router.Router {
 // registered, and paths and methods it does not serve: a request with a
 // body, of a declared length or in chunks, for any of them but a route
 // that declares a body is a 413 problem (a method HTTP does not define, a
-// 501) answered while the body is still being sent (it is never read), on
+// 501; a path no route serves, a 404) answered while the body is still being sent (it is never read), on
 // a connection closed after it (so no part of the body is taken for a
 // request).
 func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
@@ -95,12 +95,13 @@ func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
 		}
 	}
 	targets = append(targets,
-		target{method: http.MethodGet, path: "/api/nowhere"},
-		target{method: http.MethodPost, path: "/api/nowhere"},
+		// A path no route serves is not found, its body unread too.
+		target{method: http.MethodGet, path: "/api/nowhere", status: http.StatusNotFound},
+		target{method: http.MethodPost, path: "/api/nowhere", status: http.StatusNotFound},
 		target{method: http.MethodDelete, path: "/livez"},
 		target{method: http.MethodPost, path: "/api/things/1"},
 		target{method: http.MethodOptions, path: "/api/things"},
-		target{method: http.MethodPost, path: "/api/things/"},
+		target{method: http.MethodPost, path: "/api/things/", status: http.StatusNotFound},
 		target{method: "BREW", path: "/livez", status: http.StatusNotImplemented},
 	)
 

@@ -91,8 +91,9 @@ func TestRequestsAreAnsweredBeforeTheirBodyIsRead(t *testing.T) {
 		{"a missing token", head(http.MethodPut, "/api/uploads/private", "application/json", 3<<20), http.StatusUnauthorized},
 		{"an invalid token", head(http.MethodPut, "/api/uploads/private", "application/json", 3<<20) + "Authorization: Bearer nope\r\n", http.StatusUnauthorized},
 		{"a content type the route does not take", head(http.MethodPost, "/api/uploads", "text/plain", 3<<20), http.StatusUnsupportedMediaType},
+		// No route serves the path at all: not found, unread.
+		{"an unknown route", head(http.MethodPost, "/api/nowhere", "application/json", 3<<20), http.StatusNotFound},
 		// No route that takes a body serves these (bodiless.go).
-		{"an unknown route", head(http.MethodPost, "/api/nowhere", "application/json", 3<<20), http.StatusRequestEntityTooLarge},
 		{"a method the path does not have", head(http.MethodDelete, "/api/uploads", "application/json", 3<<20), http.StatusRequestEntityTooLarge},
 		{"a declared length over the limit", head(http.MethodPost, "/api/uploads", "application/json", streamLimit+1), http.StatusRequestEntityTooLarge},
 	}

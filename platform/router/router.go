@@ -139,6 +139,9 @@ func New(cfg Config) (*Router, error) {
 	if err := r.buildSpec(); err != nil {
 		return nil, err
 	}
+	if err := r.bodies.learnPaths(r.app); err != nil {
+		return nil, err
+	}
 	if r.metrics != nil {
 		r.metrics.learnRoutes(r.app)
 	}

@@ -44,7 +44,7 @@ func TestProblems(t *testing.T) {
 		},
 		{
 			name: "a body over the limit answers a 413 problem", method: http.MethodPost,
-			path: "/api/anything", body: bytes.Repeat([]byte("x"), 4096),
+			path: "/api/boom", body: bytes.Repeat([]byte("x"), 4096),
 			statuses: []int{http.StatusRequestEntityTooLarge},
 		},
 		{

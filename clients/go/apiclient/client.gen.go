@@ -426,6 +426,39 @@ type HealthStatusDatabase string
 // HealthStatusStatus Service status
 type HealthStatusStatus string
 
+// Identity defines model for Identity.
+type Identity struct {
+	// Aud The audiences of the token
+	//
+	// Example: ["fiber-template-api"]
+	Aud []string `json:"aud"`
+
+	// Exp When the token expires, in seconds since 1970
+	//
+	// Example: 1714567800
+	Exp int64 `json:"exp"`
+
+	// Iss The issuer of the token
+	//
+	// Example: https://accounts.example.com
+	Iss string `json:"iss"`
+
+	// Roles The caller's roles, as the routes' role checks read them: the role claim here, or AUTH_ROLES_CLAIM of the trusted issuer's tokens
+	//
+	// Example: ["admin"]
+	Roles []string `json:"roles"`
+
+	// Scope The token's scope, space-separated, when it has one
+	//
+	// Example: openid profile
+	Scope *string `json:"scope,omitempty"`
+
+	// Sub The caller's id at the issuer (the token's sub): what owner checks compare
+	//
+	// Example: 42
+	Sub string `json:"sub"`
+}
+
 // Introspection defines model for Introspection.
 type Introspection struct {
 	// Active Whether the token is an access token this service accepts now; when false, nothing else is said
@@ -1205,6 +1238,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/auth/logout (the `Logout` operationId).
 	Logout(ctx context.Context, body LogoutJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetIdentity Who the caller is
+	//
+	// The verified identity of the caller's access token, as this service sees it: subject, roles, issuer, audiences, expiry and scope, whichever issuer signed it (this service, or the issuer of AUTH_ISSUER).
+	//
+	// Corresponds with GET /api/auth/me (the `GetIdentity` operationId).
+	GetIdentity(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RefreshWithBody Refresh a session
 	//
 	// The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and refresh token of the same session; the presented refresh token stops working. Presenting it again is a 401 and ends the whole session (reuse detection).
@@ -1534,6 +1574,23 @@ func (c *Client) LogoutWithBody(ctx context.Context, contentType string, body io
 // Corresponds with POST /api/auth/logout (the `Logout` operationId).
 func (c *Client) Logout(ctx context.Context, body LogoutJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLogoutRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIdentity Who the caller is
+//
+// The verified identity of the caller's access token, as this service sees it: subject, roles, issuer, audiences, expiry and scope, whichever issuer signed it (this service, or the issuer of AUTH_ISSUER).
+//
+// Corresponds with GET /api/auth/me (the `GetIdentity` operationId).
+func (c *Client) GetIdentity(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIdentityRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -2108,6 +2165,33 @@ func NewLogoutRequestWithBody(server string, contentType string, body io.Reader)
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetIdentityRequest constructs an http.Request for the GetIdentity method
+func NewGetIdentityRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/me")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -3015,6 +3099,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/auth/logout (the `Logout` operationId).
 	LogoutWithResponse(ctx context.Context, body LogoutJSONRequestBody, reqEditors ...RequestEditorFn) (*LogoutResponse, error)
+
+	// GetIdentityWithResponse Who the caller is
+	//
+	// The verified identity of the caller's access token, as this service sees it: subject, roles, issuer, audiences, expiry and scope, whichever issuer signed it (this service, or the issuer of AUTH_ISSUER).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/auth/me (the `GetIdentity` operationId).
+	GetIdentityWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIdentityResponse, error)
 
 	// RefreshWithBodyWithResponse Refresh a session
 	//
@@ -3980,6 +4073,129 @@ func (r LogoutResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LogoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetIdentityResponse200Headers the declared response headers of an HTTP 200 response for GetIdentity
+type GetIdentityResponse200Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetIdentityResponse401Headers the declared response headers of an HTTP 401 response for GetIdentity
+type GetIdentityResponse401Headers struct {
+	WWWAuthenticate *string
+	XRequestID      *string
+}
+
+// GetIdentityResponse408Headers the declared response headers of an HTTP 408 response for GetIdentity
+type GetIdentityResponse408Headers struct {
+	XRequestID *string
+}
+
+// GetIdentityResponse431Headers the declared response headers of an HTTP 431 response for GetIdentity
+type GetIdentityResponse431Headers struct {
+	XRequestID *string
+}
+
+// GetIdentityResponse500Headers the declared response headers of an HTTP 500 response for GetIdentity
+type GetIdentityResponse500Headers struct {
+	CacheControl *string
+	XRequestID   *string
+}
+
+// GetIdentityResponse503Headers the declared response headers of an HTTP 503 response for GetIdentity
+type GetIdentityResponse503Headers struct {
+	CacheControl *string
+	RetryAfter   *int
+	XRequestID   *string
+}
+
+type GetIdentityResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Identity
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *Problem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetIdentityResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetIdentityResponse401Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *GetIdentityResponse408Headers
+	// Headers431 the parsed response headers for an HTTP 431 response
+	Headers431 *GetIdentityResponse431Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetIdentityResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetIdentityResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIdentityResponse) GetJSON200() *Identity {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetIdentityResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r GetIdentityResponse) GetApplicationproblemJSON408() *Problem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetIdentityResponse) GetApplicationproblemJSON431() *Problem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetIdentityResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetIdentityResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIdentityResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIdentityResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIdentityResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIdentityResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6908,6 +7124,21 @@ func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, body Logou
 	return ParseLogoutResponse(rsp)
 }
 
+// GetIdentityWithResponse Who the caller is
+//
+// The verified identity of the caller's access token, as this service sees it: subject, roles, issuer, audiences, expiry and scope, whichever issuer signed it (this service, or the issuer of AUTH_ISSUER).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/auth/me (the `GetIdentity` operationId).
+func (c *ClientWithResponses) GetIdentityWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetIdentityResponse, error) {
+	rsp, err := c.GetIdentity(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIdentityResponse(rsp)
+}
+
 // RefreshWithBodyWithResponse Refresh a session
 //
 // The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and refresh token of the same session; the presented refresh token stops working. Presenting it again is a 401 and ends the whole session (reuse detection).
@@ -8364,6 +8595,165 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetIdentityResponse parses an HTTP response from a GetIdentityWithResponse call
+func ParseGetIdentityResponse(rsp *http.Response) (*GetIdentityResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIdentityResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Identity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetIdentityResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetIdentityResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 408:
+		var headers GetIdentityResponse408Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers408 = &headers
+	case rsp.StatusCode == 431:
+		var headers GetIdentityResponse431Headers
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers431 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetIdentityResponse500Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("X-Request-ID"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-ID", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetIdentityResponse503Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -98,6 +98,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the caller is
+         * @description The verified identity of the caller's access token, as this service sees it: subject, roles, issuer, audiences, expiry and scope, whichever issuer signed it (this service, or the issuer of AUTH_ISSUER).
+         */
+        get: operations["getIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/refresh": {
         parameters: {
             query?: never;
@@ -391,6 +411,43 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        Identity: {
+            /**
+             * @description The audiences of the token
+             * @example [
+             *       "fiber-template-api"
+             *     ]
+             */
+            aud: string[];
+            /**
+             * Format: int64
+             * @description When the token expires, in seconds since 1970
+             * @example 1714567800
+             */
+            exp: number;
+            /**
+             * @description The issuer of the token
+             * @example https://accounts.example.com
+             */
+            iss: string;
+            /**
+             * @description The caller's roles, as the routes' role checks read them: the role claim here, or AUTH_ROLES_CLAIM of the trusted issuer's tokens
+             * @example [
+             *       "admin"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @description The token's scope, space-separated, when it has one
+             * @example openid profile
+             */
+            scope?: string;
+            /**
+             * @description The caller's id at the issuer (the token's sub): what owner checks compare
+             * @example 42
+             */
+            sub: string;
         };
         Introspection: {
             /**
@@ -1707,6 +1764,128 @@ export interface operations {
             /** @description Request timed out / Service unavailable */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "detail": "Request timed out",
+                     *       "status": 503,
+                     *       "title": "Request timed out",
+                     *       "type": "urn:problem-type:request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Identity"];
+                };
+            };
+            /** @description Unauthorized / Unauthorized */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "detail": "Unauthorized",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:problem-type:unauthorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request not received in time */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_read_timeout",
+                     *       "detail": "Request not received in time",
+                     *       "status": 408,
+                     *       "title": "Request not received in time",
+                     *       "type": "urn:problem-type:request_read_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "detail": "Request headers too large",
+                     *       "status": 431,
+                     *       "title": "Request headers too large",
+                     *       "type": "urn:problem-type:headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "about:blank"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request timed out / Service unavailable */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Seconds to wait before retrying */
                     "Retry-After"?: number;
                     "X-Request-ID": components["headers"]["RequestId"];
