@@ -125,6 +125,32 @@ func TestFieldRemoveUndoesFieldButForTheMigrations(t *testing.T) {
 	}
 }
 
+func TestRemoveTakesTheColumnHelpersWithTheirLastUser(t *testing.T) {
+	t.Parallel()
+	root := ordersTree(t, "title:string")
+	generate(t, root, "invoices")
+	fieldOK(t, root, fieldOptions{}, "note:text?")
+	removeOK(t, root, "orders")
+	tree := readTree(t, root)
+	if _, ok := tree[columnsFile]; ok {
+		t.Errorf("%s, used by the field migrations of orders alone, stays after remove orders", columnsFile)
+	}
+	if _, ok := tree["migrations/tables.go"]; !ok {
+		t.Error("migrations/tables.go, which invoices uses, was removed")
+	}
+
+	root = ordersTree(t, "title:string")
+	generate(t, root, "invoices")
+	fieldOK(t, root, fieldOptions{}, "note:text?")
+	if err := field(root, "invoices", []string{"memo:text?"}, fieldOptions{Now: fieldNow}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	removeOK(t, root, "orders")
+	if _, ok := readTree(t, root)[columnsFile]; !ok {
+		t.Errorf("%s was removed with orders while a migration of invoices uses it", columnsFile)
+	}
+}
+
 func TestFieldRefuses(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

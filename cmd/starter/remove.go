@@ -106,6 +106,15 @@ func remove(root, name string, opts removeOptions, out io.Writer) error {
 	if err := checkUnused(root, mod, gone, app); err != nil {
 		return fmt.Errorf("remove %s: %w", name, err)
 	}
+	if len(others) > 0 {
+		// The helpers of field's migrations go with the last migration that
+		// uses them, which may be of the resource removed.
+		for _, g := range shared {
+			if g.path == columnsFile && g.unedited && checkUnused(root, mod, append(slices.Clone(gone), g), app) == nil {
+				gone = append(gone, g)
+			}
+		}
+	}
 
 	var c change
 	for _, g := range gone {
