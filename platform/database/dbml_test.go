@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/asapjs/fiber-template/platform/database"
 )
@@ -27,6 +30,14 @@ type (
 		ID     int64  `bun:"id,pk,autoincrement"`
 		Tenant string `bun:"tenant,notnull,unique:tenant_login"`
 		Login  string `bun:"login,notnull,unique:tenant_login"`
+	}
+	// document has an index PostgreSQL alone can build (a trigram GIN)
+	// beside one both databases build.
+	document struct {
+		bun.BaseModel `bun:"table:documents"`
+
+		ID   int64  `bun:"id,pk,autoincrement"`
+		Body string `bun:"body,notnull"`
 	}
 	comment struct {
 		bun.BaseModel `bun:"table:comments"`
@@ -168,6 +179,75 @@ Ref: comments.book_id > authors.id
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := database.NewCatalog(openSQLite(t), tt.models...).DBML()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("DBML:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// Indexes declares a trigram index of the bodies and a plain one.
+func (*document) Indexes() []database.Index {
+	return []database.Index{
+		{Name: "documents_body_trgm", Columns: []string{"body"}, Using: "gin", OpClass: "gin_trgm_ops", Extension: "pg_trgm"},
+		{Columns: []string{"body"}},
+	}
+}
+
+// postgresDialect is a database of PostgreSQL's dialect that never
+// connects: the DBML needs no server.
+func postgresDialect(t *testing.T) *bun.DB {
+	t.Helper()
+	cfg, err := pgx.ParseConfig("postgres://127.0.0.1:1/none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := bun.NewDB(stdlib.OpenDB(*cfg), pgdialect.New())
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// TestDBMLListsTheIndexesTheDatabaseBuilds: an index of PostgreSQL alone
+// is in PostgreSQL's DBML, with what DBML cannot say as its note, and left
+// out of SQLite's, where Sync does not build it.
+func TestDBMLListsTheIndexesTheDatabaseBuilds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		db   func(*testing.T) *bun.DB
+		want string
+	}{
+		{"SQLite", openSQLite, `// Tables of the Bun models, as SQLite creates them.
+
+Table documents {
+  id INTEGER [pk, increment]
+  body VARCHAR [not null]
+
+  indexes {
+    body [name: 'documents_body_idx']
+  }
+}
+`},
+		{"PostgreSQL", postgresDialect, `// Tables of the Bun models, as PostgreSQL creates them.
+
+Table documents {
+  id BIGSERIAL [pk, increment]
+  body VARCHAR [not null]
+
+  indexes {
+    body [name: 'documents_body_trgm', note: 'using gin, operator class gin_trgm_ops, needs the extension pg_trgm']
+    body [name: 'documents_body_idx']
+  }
+}
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := database.NewCatalog(tt.db(t), (*document)(nil)).DBML()
 			if err != nil {
 				t.Fatal(err)
 			}
