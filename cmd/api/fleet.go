@@ -44,6 +44,8 @@ func loadFleet(cfg *config, lookupEnv func(string) (string, bool)) error {
 		if f.PublicURL, err = publicURL(v, production); err != nil {
 			return fmt.Errorf("PUBLIC_URL: %w", err)
 		}
+		// The service's own URL is the base of its metadata's URLs.
+		f.PublicURL = strings.TrimRight(f.PublicURL, "/")
 	}
 	issuer, jwks := getenv("AUTH_ISSUER"), getenv("AUTH_JWKS_URL")
 	audience, roles := envOr(lookupEnv, "AUTH_AUDIENCE", app.DefaultAudience), envOr(lookupEnv, "AUTH_ROLES_CLAIM", trust.DefaultRolesClaim)

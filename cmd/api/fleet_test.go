@@ -25,7 +25,8 @@ func TestLoadFleet(t *testing.T) {
 		}},
 		{name: "a resource server with the defaults", env: "AUTH_ISSUER=https://accounts.example.com/", check: func(t *testing.T, f fleet) {
 			tr := f.Trust
-			if tr.Issuer != "https://accounts.example.com" || strings.Join(tr.Audiences, ",") != "fiber-template-api" || tr.RolesClaim != "role" ||
+			// The iss is compared letter for letter: a trailing slash stays.
+			if tr.Issuer != "https://accounts.example.com/" || strings.Join(tr.Audiences, ",") != "fiber-template-api" || tr.RolesClaim != "role" ||
 				tr.MinRefresh != time.Minute || tr.Introspection.URL != "" || !f.resourceOnly() {
 				t.Errorf("%+v", f)
 			}
@@ -51,6 +52,11 @@ func TestLoadFleet(t *testing.T) {
 		{name: "production: keeping the accounts needs keys", env: "APP_ENV=production AUTH_ISSUER=https://accounts.example.com AUTH_KEEP_ACCOUNTS=true " + secrets, err: "JWT_SIGNING_KEYS"},
 		{name: "production takes https", env: "APP_ENV=production JWT_SECRET=a-production-jwt-secret-of-32-bytes! AUTH_ISSUER=http://accounts.example.com", err: "AUTH_ISSUER"},
 		{name: "production takes http on loopback", env: "APP_ENV=production JWT_SECRET=a-production-jwt-secret-of-32-bytes! PUBLIC_URL=http://127.0.0.1:8080"},
+		{name: "PUBLIC_URL is kept without a trailing slash", env: "JWT_SECRET=a-test-secret PUBLIC_URL=https://a.example.com/", check: func(t *testing.T, f fleet) {
+			if f.PublicURL != "https://a.example.com" {
+				t.Errorf("PublicURL %q", f.PublicURL)
+			}
+		}},
 		{name: "a PUBLIC_URL that is no URL", env: "JWT_SECRET=a-test-secret PUBLIC_URL=accounts.example.com", err: "PUBLIC_URL"},
 		{name: "a PUBLIC_URL with a query", env: "JWT_SECRET=a-test-secret PUBLIC_URL=https://a.example.com/?x=1", err: "PUBLIC_URL"},
 		{name: "a JWKS URL without an issuer", env: "JWT_SECRET=a-test-secret AUTH_JWKS_URL=https://a.example.com/keys", err: "AUTH_JWKS_URL and AUTH_INTROSPECTION_URL need AUTH_ISSUER"},

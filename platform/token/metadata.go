@@ -3,7 +3,6 @@ package token
 import (
 	"errors"
 	"net/url"
-	"strings"
 )
 
 // Metadata is an authorization server's metadata (RFC 8414), as an issuer
@@ -47,7 +46,8 @@ const (
 
 // IssuerURL checks that s can be an issuer's identifier (RFC 8414,
 // section 2): an absolute http or https URL with a host and no query or
-// fragment, returned without a trailing slash.
+// fragment. It is returned as it is: an iss is compared letter for
+// letter, a trailing slash included (Auth0's has one).
 func IssuerURL(s string) (string, error) {
 	u, err := url.Parse(s)
 	switch {
@@ -60,5 +60,5 @@ func IssuerURL(s string) (string, error) {
 	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
 		return "", errors.New("want a URL without a query, a fragment or credentials")
 	}
-	return strings.TrimRight(s, "/"), nil
+	return s, nil
 }

@@ -17,15 +17,15 @@ import (
 // jwks_uri. It returns the metadata and the URL it was found at.
 func Discover(ctx context.Context, cfg Config) (*token.Metadata, string, error) {
 	cfg = configDefault(cfg)
-	issuer := strings.TrimRight(cfg.Issuer, "/")
-	u, err := url.Parse(issuer)
+	issuer := cfg.Issuer
+	u, err := url.Parse(strings.TrimRight(issuer, "/"))
 	if err != nil {
 		return nil, "", fmt.Errorf("trust: issuer %q: %w", cfg.Issuer, err)
 	}
 	rfc8414 := *u
 	rfc8414.Path = token.AuthServerMetadataPath + u.Path
 	var errs []error
-	for _, place := range []string{issuer + token.OpenIDConfigurationPath, rfc8414.String()} {
+	for _, place := range []string{strings.TrimRight(issuer, "/") + token.OpenIDConfigurationPath, rfc8414.String()} {
 		var m token.Metadata
 		if _, err := getJSON(ctx, cfg.Client, place, &m); err != nil {
 			errs = append(errs, err)

@@ -227,9 +227,13 @@ func TestVerifierRolesClaims(t *testing.T) {
 		{"realm_access.roles", map[string]any{"roles": []any{"a", 7, "b"}}, []string{"a", "b"}},
 		{"groups", []any{"ops"}, []string{"ops"}},
 		{"realm_access.roles", "not an object", nil},
+		{"https://example.com/roles", []any{"editor"}, []string{"editor"}},
 	} {
 		v := newVerifier(t, is, c, func(cfg *trust.Config) { cfg.RolesClaim = tc.claim })
-		name, _, _ := strings.Cut(tc.claim, ".")
+		name := tc.claim
+		if !strings.Contains(name, "://") {
+			name, _, _ = strings.Cut(name, ".")
+		}
 		// The only key of the set verifies a token without a kid.
 		raw := testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, with(with(claims(is, c), "realm_access", nil), name, tc.value), map[string]any{"kid": nil})
 		got, err := v.VerifyToken(context.Background(), raw)

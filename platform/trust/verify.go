@@ -144,16 +144,22 @@ func (v *Verifier) claims(mc jwt.MapClaims) (*token.Claims, error) {
 	return c, nil
 }
 
-// rolesAt reads the roles at a dotted path of claims: a list of strings,
-// or a string of space-separated ones. Anything else is no role.
+// rolesAt reads the roles of the claim named path, or else at path as a
+// dotted path into nested claims: a list of strings, or a string of
+// space-separated ones. Anything else is no role.
 func rolesAt(mc jwt.MapClaims, path string) []string {
-	var at any = map[string]any(mc)
-	for name := range strings.SplitSeq(path, ".") {
-		obj, ok := at.(map[string]any)
-		if !ok {
-			return nil
+	// A claim named with dots (Auth0's https://example.com/roles) is
+	// itself, before it is a path.
+	at, ok := mc[path]
+	if !ok {
+		at = map[string]any(mc)
+		for name := range strings.SplitSeq(path, ".") {
+			obj, ok := at.(map[string]any)
+			if !ok {
+				return nil
+			}
+			at = obj[name]
 		}
-		at = obj[name]
 	}
 	switch val := at.(type) {
 	case string:
