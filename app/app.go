@@ -208,6 +208,10 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 		cfg.TokenKeys = keys
 	}
 	cfg.TokenMaxAge = opts.AccessTokenTTL
+	if cfg.APIDocs.LoginDescription == "" {
+		// The login reads the email as the password flow's username.
+		cfg.APIDocs.LoginDescription = "Log in as a user: the username is the user's email address."
+	}
 	if opts.PublicURL != "" && cfg.TokenKeys.Published() {
 		cfg.IssuerMetadata = issuerMetadata(opts, cfg.BasePath)
 	}

@@ -1,5 +1,10 @@
 package docs
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // passwordFlowOnly is a Swagger UI plugin, a JavaScript expression, that
 // trims the Authorize dialog of an OAuth2 password flow to what its token
 // endpoint reads: user name and password. Swagger UI would also ask for a
@@ -33,3 +38,30 @@ const passwordFlowOnly = `function () {
 					}
 				};
 			}`
+
+// offeredSchemes is a Swagger UI plugin, a JavaScript expression, that
+// leaves out of the Authorize dialog every security scheme but the named
+// ones (Config.Schemes). The dialog renders one "auths" block per group of
+// schemes, the whole document's or an operation's; a group left with none
+// is not drawn.
+func offeredSchemes(names []string) (string, error) {
+	list, err := json.Marshal(names)
+	if err != nil {
+		return "", fmt.Errorf("docs: schemes: %w", err)
+	}
+	return `function () {
+				var offered = ` + string(list) + `;
+				return {
+					wrapComponents: {
+						auths: function (Original, system) {
+							return function (props) {
+								var definitions = props.definitions.filter(function (scheme, name) {
+									return offered.indexOf(name) >= 0;
+								});
+								return definitions.size ? system.React.createElement(Original, Object.assign({}, props, {definitions: definitions})) : null;
+							};
+						}
+					}
+				};
+			}`, nil
+}

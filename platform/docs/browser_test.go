@@ -19,7 +19,9 @@ import (
 )
 
 // petsSpec is a small OpenAPI 3.0.0 document with two operations and the
-// password flow the service declares, with a role as its scope.
+// schemes the service declares: the password flow, with a role as its
+// scope and a description that says what the username is, a bearer token,
+// and the HTTP Basic credentials of other services.
 const petsSpec = `{
   "openapi": "3.0.0",
   "info": {"title": "Pets", "version": "1.0.0"},
@@ -31,10 +33,12 @@ const petsSpec = `{
   },
   "components": {
     "securitySchemes": {
-      "OAuthLogin": {"type": "oauth2", "flows": {"password": {"tokenUrl": "/api/auth/login", "scopes": {"admin": "Callers with the role admin"}}}}
+      "OAuthLogin": {"type": "oauth2", "description": "The username is the user's email address.", "flows": {"password": {"tokenUrl": "/api/auth/login", "scopes": {"admin": "Callers with the role admin"}}}},
+      "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+      "clientAuth": {"type": "http", "scheme": "basic", "description": "The id and secret of a client"}
     }
   },
-  "security": [{"OAuthLogin": []}]
+  "security": [{"OAuthLogin": []}, {"bearerAuth": []}]
 }`
 
 // petsOperations are the summaries of the operations of petsSpec.
@@ -78,13 +82,23 @@ func wantOnlyRequestsTo(t *testing.T, base string, requests []string) {
 }
 
 // dialogFields is a script that lists, sorted, the ids of the inputs and
-// selects of the open Authorize dialog, and "scopes" when it offers scopes.
+// selects of the password flow in the open Authorize dialog, and "scopes"
+// when it offers scopes.
 const dialogFields = `(() => {
-	const dialog = document.querySelector(".modal-ux");
+	const dialog = document.querySelector("#oauth_username").closest(".auth-container");
 	const ids = Array.from(dialog.querySelectorAll("input, select, textarea"), e => e.id || e.name || e.type);
 	if (dialog.querySelector(".scopes")) ids.push("scopes");
 	return ids.sort();
 })()`
+
+// dialogSchemes is a script that lists, sorted, the names of the schemes
+// the open Authorize dialog offers: the first word of each heading, as in
+// "OAuthLogin (OAuth2, password)" or "bearerAuth (http, Bearer)".
+const dialogSchemes = `Array.from(document.querySelectorAll(".modal-ux .auth-container h4"), e => e.textContent.trim().split(/[\s\u00a0]/)[0]).sort()`
+
+// loginText is a script that returns the text of the password flow's part
+// of the open Authorize dialog: its heading, description and boxes.
+const loginText = `document.querySelector("#oauth_username").closest(".auth-container").innerText`
 
 func TestBrowserShowsTheDocsUI(t *testing.T) {
 	browser := browsertest.Browser(t)
@@ -137,7 +151,7 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			mu    sync.Mutex
 			forms []string
 		)
-		app := docsApp(t, docs.Config{Prefix: "/api/docs"}, "/api/docs/spec.json")
+		app := docsApp(t, docs.Config{Prefix: "/api/docs", Schemes: []string{"OAuthLogin", "bearerAuth"}}, "/api/docs/spec.json")
 		app.Post("/api/auth/login", func(c *fiber.Ctx) error {
 			mu.Lock()
 			forms = append(forms, string(c.Body()))
@@ -155,8 +169,8 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 		ctx, cancelSteps := context.WithTimeout(tab, browsertest.WaitTimeout)
 		defer cancelSteps()
 		var (
-			stored string
-			asked  []string
+			stored, login  string
+			asked, offered []string
 		)
 		steps := []struct {
 			name   string
@@ -166,6 +180,8 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			{"type the user name", chromedp.SendKeys("#oauth_username", "dev", chromedp.ByQuery)},
 			{"type the password", chromedp.SendKeys("#oauth_password", "s3cret", chromedp.ByQuery)},
 			{"list what the dialog asks for", chromedp.Evaluate(dialogFields, &asked)},
+			{"list the schemes the dialog offers", chromedp.Evaluate(dialogSchemes, &offered)},
+			{"read the password flow's part", chromedp.Evaluate(loginText, &login)},
 			{"authorize", chromedp.Click(".modal-ux .auth-btn-wrapper .btn.authorize", chromedp.ByQuery)},
 			{"wait for the token to be stored", chromedp.Poll(`(localStorage.getItem("authorized") || "").includes("token-from-login")`, nil, chromedp.WithPollingInterval(100*time.Millisecond))},
 			{"reload", chromedp.Reload()},
@@ -182,6 +198,14 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 		// id or secret, their location, or a scope would do nothing.
 		if want := []string{"oauth_password", "oauth_username"}; !slices.Equal(asked, want) {
 			t.Errorf("the Authorize dialog asks for %q, want only %q", asked, want)
+		}
+		// A person logs in or pastes a token; the credentials of other
+		// services stay in the document, out of the dialog.
+		if want := []string{"OAuthLogin", "bearerAuth"}; !slices.Equal(offered, want) {
+			t.Errorf("the Authorize dialog offers %q, want %q", offered, want)
+		}
+		if !strings.Contains(login, "username is the user's email") {
+			t.Errorf("the password flow does not say that the username is the email:\n%s", login)
 		}
 		browsertest.Screenshot(tab, t, "authorized")
 		if !strings.Contains(stored, "token-from-login") {

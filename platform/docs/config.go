@@ -50,6 +50,16 @@ type Config struct {
 	//
 	// Optional. Default: nil (the docs are open)
 	Guard fiber.Handler
+
+	// Schemes names the security schemes of the document that the page's
+	// Authorize dialog offers: those a person uses in a browser, such as a
+	// password flow and a bearer token. The document keeps the others (the
+	// credentials of other services, say) for the machines that read it;
+	// the dialog, and the lock of an operation that takes only those, shows
+	// none of them.
+	//
+	// Optional. Default: nil (every scheme of the document)
+	Schemes []string
 }
 
 // ConfigDefault is the default configuration. It has no Prefix, which

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/swaggest/swgui"
@@ -14,7 +15,18 @@ import (
 // pageSettings are the SwaggerUIBundle options the page overrides, as
 // JavaScript expressions. They run inside swgui's window.onload, where cfg
 // holds the JSON form of the swgui configuration.
-func pageSettings() map[string]string {
+func pageSettings(cfg Config) (map[string]string, error) {
+	// swgui's own plugin, and the Authorize dialog cut down to the user
+	// name and password the password flow's login reads, and to the
+	// schemes a person uses (Config.Schemes).
+	plugins := []string{"SwaggerUIBundle.plugins.DownloadUrl", passwordFlowOnly}
+	if len(cfg.Schemes) > 0 {
+		offered, err := offeredSchemes(cfg.Schemes)
+		if err != nil {
+			return nil, err
+		}
+		plugins = append(plugins, offered)
+	}
 	return map[string]string{
 		// swgui joins a relative spec URL to the page path as if the page
 		// were a directory ("spec-ui.html/spec.json"); resolving it like a
@@ -26,15 +38,17 @@ func pageSettings() map[string]string {
 		// the token it gets across reloads instead of asking again. The
 		// password flow needs no redirect page, which is why none is served.
 		"persistAuthorization": "true",
-		// swgui's own plugin, and the Authorize dialog cut down to the
-		// user name and password the password flow's login reads.
-		"plugins": "[SwaggerUIBundle.plugins.DownloadUrl, " + passwordFlowOnly + "]",
-	}
+		"plugins":              "[" + strings.Join(plugins, ", ") + "]",
+	}, nil
 }
 
 // renderPage renders the UI page once, at registration, so a request only
 // copies bytes.
 func renderPage(cfg Config) ([]byte, error) {
+	settings, err := pageSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
 	h := v5emb.NewHandlerWithConfig(swgui.Config{
 		Title:       cfg.Title,
 		SwaggerJSON: cfg.SpecURL,
@@ -44,7 +58,7 @@ func renderPage(cfg Config) ([]byte, error) {
 		// The handler renders the page for this path; Register routes the
 		// real paths itself.
 		InternalBasePath: "/",
-		SettingsUI:       pageSettings(),
+		SettingsUI:       settings,
 	})
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, "/", nil)
 	if err != nil {

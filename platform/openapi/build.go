@@ -38,8 +38,9 @@ func (r *Registry) document() *Document {
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	case r.cfg.TokenURL != "":
 		doc.Components.SecuritySchemes[SchemeOAuthLogin] = &SecurityScheme{
-			Type:  "oauth2",
-			Flows: &OAuthFlows{Password: &OAuthFlow{TokenURL: r.cfg.TokenURL, Scopes: r.scopes()}},
+			Type:        "oauth2",
+			Description: r.cfg.LoginDescription,
+			Flows:       &OAuthFlows{Password: &OAuthFlow{TokenURL: r.cfg.TokenURL, Scopes: r.scopes()}},
 		}
 		doc.Security = append(doc.Security, SecurityRequirement{SchemeOAuthLogin: []string{}})
 	}

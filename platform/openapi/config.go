@@ -37,6 +37,9 @@ type Config struct {
 	// "/api/auth/login". Default: none, and then the document has no
 	// OAuthLogin scheme, since a flow without a tokenUrl is invalid.
 	TokenURL string
+	// LoginDescription is the description of the OAuthLogin password
+	// flow: what its user name and password are. Default: none.
+	LoginDescription string
 	// OpenIDConnectURL, when set, makes the OAuthLogin scheme an
 	// openIdConnect one with this discovery URL instead of the password
 	// flow of TokenURL: the docs UI logs in at that issuer. Default: none.

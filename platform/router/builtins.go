@@ -15,6 +15,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/docs"
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/token"
 )
@@ -178,6 +179,9 @@ func (r *Router) registerDocs() error {
 		SpecURL: prefix + "/spec.json",
 		Title:   r.cfg.APIDocs.Name,
 		Guard:   guard,
+		// A person logs in or pastes a token; the credentials of other
+		// services (clientAuth) stay in the document for them.
+		Schemes: []string{openapi.SchemeOAuthLogin, openapi.SchemeBearer},
 	}); err != nil {
 		return fmt.Errorf("router: docs: %w", err)
 	}

@@ -44,6 +44,12 @@ type APIDocs struct {
 	//
 	// Optional. Default: BasePath + "/auth/login"
 	TokenURL string
+	// LoginDescription describes the password flow of TokenURL: what its
+	// user name and password are ("the username is the user's email"). The
+	// docs UI's Authorize dialog shows it above the two boxes.
+	//
+	// Optional. Default: ""
+	LoginDescription string
 	// OpenIDConnectURL, when set, replaces the password flow of TokenURL:
 	// the OAuthLogin scheme is openIdConnect with this discovery URL, so
 	// the docs UI's Authorize logs in at the issuer (a resource server's).

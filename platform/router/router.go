@@ -211,6 +211,7 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		Description:      cfg.APIDocs.Description,
 		ServerURL:        server,
 		TokenURL:         cfg.APIDocs.TokenURL,
+		LoginDescription: cfg.APIDocs.LoginDescription,
 		OpenIDConnectURL: cfg.APIDocs.OpenIDConnectURL,
 		MaxLimit:         cfg.MaxLimit,
 		TagDescriptions:  tags,

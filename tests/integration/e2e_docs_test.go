@@ -24,7 +24,9 @@ const listUsersBlock = "#operations-Users-listUsers"
 const liveResponse = listUsersBlock + " .live-responses-table tbody .response"
 
 // TestBrowserTriesTheAPIOutInTheDocs drives the docs UI as a developer would: authorize with
-// the OAuth2 password flow, then try listUsers out and get the users.
+// the OAuth2 password flow, then try listUsers out and get the users. The
+// Authorize dialog offers the password flow, which says the username is the
+// email, and the bearer token, not the credentials of other services.
 func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 	t.Parallel()
 	a := newUserAPI(t, "sqlite:"+filepath.Join(t.TempDir(), "app.db"))
@@ -46,6 +48,10 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 	poll := func(js string) chromedp.Action {
 		return chromedp.Poll(js, nil, chromedp.WithPollingInterval(100*time.Millisecond))
 	}
+	var (
+		offered []string
+		login   string
+	)
 	steps := []struct {
 		name    string
 		actions []chromedp.Action
@@ -53,6 +59,10 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 		{"open the Authorize dialog", []chromedp.Action{
 			chromedp.Click(".auth-wrapper .btn.authorize", chromedp.ByQuery),
 			chromedp.WaitVisible("#oauth_username", chromedp.ByQuery),
+		}},
+		{"read the schemes it offers and what the password flow asks", []chromedp.Action{
+			chromedp.Evaluate(`Array.from(document.querySelectorAll(".modal-ux .auth-container h4"), e => e.textContent.trim().split(/[\s\u00a0]/)[0]).sort()`, &offered),
+			chromedp.Evaluate(`document.querySelector("#oauth_username").closest(".auth-container").innerText`, &login),
 		}},
 		{"fill in the password flow and authorize", []chromedp.Action{
 			chromedp.SendKeys("#oauth_username", email, chromedp.ByQuery),
@@ -82,6 +92,15 @@ func TestBrowserTriesTheAPIOutInTheDocs(t *testing.T) {
 			browsertest.Screenshot(browser, t, "failed")
 			t.Fatalf("%s: %v", s.name, err)
 		}
+	}
+
+	// A person logs in with the password flow or pastes a token: the
+	// document's clientAuth, for other services, is not offered.
+	if want := []string{"OAuthLogin", "bearerAuth"}; !slices.Equal(offered, want) {
+		t.Errorf("the Authorize dialog offers %q, want %q", offered, want)
+	}
+	if !strings.Contains(login, "username is the user's email") {
+		t.Errorf("the password flow does not say that the username is the email:\n%s", login)
 	}
 
 	var status, body, curl string
