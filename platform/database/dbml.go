@@ -154,8 +154,8 @@ func tableNote(t *schema.Table) string {
 	return ""
 }
 
-// columnList writes the columns of an index: a bare name, or a
-// parenthesised list for several.
+// columnList writes the columns of an index or of a ref's endpoint: a bare
+// name, or a parenthesised list for several.
 func columnList(fields []*schema.Field) string {
 	if len(fields) == 1 {
 		return ident(fields[0].Name)
@@ -178,9 +178,6 @@ type ref struct {
 }
 
 func (r ref) endpoint(t *schema.Table, fields []*schema.Field) string {
-	if len(fields) == 1 {
-		return tableIdent(t) + "." + ident(fields[0].Name)
-	}
 	return tableIdent(t) + "." + columnList(fields)
 }
 
@@ -188,10 +185,7 @@ func (r ref) endpoint(t *schema.Table, fields []*schema.Field) string {
 // same columns, which a belongs-to and the has-many of the other side make.
 func (r ref) key() string {
 	a, b := r.endpoint(r.fromTable, r.from), r.endpoint(r.toTable, r.to)
-	if a > b {
-		a, b = b, a
-	}
-	return a + " " + b
+	return min(a, b) + " " + max(a, b)
 }
 
 func (r ref) String() string {
