@@ -93,6 +93,17 @@ func testAFleetTrustsOneIssuer(t *testing.T, newDSN func(*testing.T) string) {
 		if res := call(t, b3.base, http.MethodGet, "/api/users", member, nil, ""); res.status != http.StatusForbidden {
 			t.Errorf("a Roles(admin) route on B with A's member token: %d, want 403", res.status)
 		}
+		// B3's own users log in there, and its own tokens work beside A's.
+		call(t, b3.base, http.MethodPost, "/api/users", "", nil, `{"email":"local@example.com","name":"Local","password":"local-pass-123"}`).wantUser(t, http.StatusCreated)
+		local := decodeToken(t, call(t, b3.base, http.MethodPost, "/api/auth/login", "", nil, `{"username":"local@example.com","password":"local-pass-123"}`))
+		var own identityJSON
+		call(t, b3.base, http.MethodGet, "/api/auth/me", local, nil, "").decode(t, http.StatusOK, &own)
+		if own.Issuer != b3.base || strings.Join(own.Roles, ",") != "member" {
+			t.Errorf("B3's own token on B3: %+v", own)
+		}
+		if res := call(t, b.base, http.MethodGet, "/api/auth/me", local, nil, ""); res.status != http.StatusUnauthorized {
+			t.Errorf("B3's own token on B: %d, want 401", res.status)
+		}
 	})
 
 	t.Run("without a token B names its issuer", func(t *testing.T) {
