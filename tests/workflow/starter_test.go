@@ -39,9 +39,11 @@ var starterFields = []string{
 // generate a resource with a field of every type, vet everything, and run
 // the generated integration test on PostgreSQL and SQLite. Then it serves
 // the renamed service and checks the resource in the served spec with
-// kin-openapi, and that its list answers the paging envelope. Last, it
-// removes the resource: app/app.go is as rename left it, and everything
-// still vets.
+// kin-openapi, and that its list answers the paging envelope. Then it
+// adds the field tracking_code:string? with field: the generated test
+// passes again on both databases and the rebuilt service has the field on
+// create, PATCH and the list's search. Last, it removes the resource:
+// app/app.go is as rename left it, and everything still vets.
 //
 // It shares the build cache with the run that starts it, and runs only the
 // generated test: the copy's other tests are this repository's own.
@@ -91,6 +93,22 @@ func TestStarterMakesAServiceOfItsOwn(t *testing.T) {
 	step("build, serve and check")
 	checkOrdersClients(t, dir, base)
 	step("the clients walk the orders")
+
+	out = testkit.Go(t, dir, nil, "run", "./cmd/starter", "field", "orders", "tracking_code:string?")
+	if !strings.Contains(out, "added tracking_code to orders") {
+		t.Errorf("field said:\n%s", out)
+	}
+	step("field orders tracking_code:string?")
+	out = testkit.Go(t, dir, nil, "test", "-count=1", "-v", "-run", "^TestOrdersResource$", "./tests/integration")
+	for _, backend := range []string{"on_PostgreSQL", "on_SQLite"} {
+		if !strings.Contains(out, "--- PASS: TestOrdersResource/"+backend+" ") {
+			t.Errorf("the generated test did not pass on %s after field:\n%s", backend, out)
+		}
+	}
+	step("the generated test with the field")
+	testkit.Go(t, dir, nil, "build", "-o", bin, "./cmd/api")
+	checkTrackingCode(t, serveAPI(t, bin))
+	step("build, serve and check the field")
 
 	testkit.Go(t, dir, nil, "run", "./cmd/starter", "remove", "orders")
 	if data, err := os.ReadFile(filepath.Join(dir, "app", "app.go")); err != nil || !bytes.Equal(data, renamedApp) {
@@ -479,6 +497,63 @@ func TestListOrdersAll(t *testing.T) {
 	}
 }
 `
+
+// checkTrackingCode checks the field tracking_code:string? that field
+// added to orders, over HTTP: the served document has it, a create keeps
+// it, a merge patch with null removes it, and the list's q finds an order
+// by it.
+func checkTrackingCode(t *testing.T, base string) {
+	t.Helper()
+	if spec := fetchBody(t, http.MethodGet, base+"/api/docs/spec.json", "", nil); !bytes.Contains(spec, []byte(`"tracking_code"`)) {
+		t.Error("the served document does not name tracking_code")
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	login := map[string]string{"username": starterAdminEmail, "password": starterAdminPassword}
+	if err := json.Unmarshal(fetchBody(t, http.MethodPost, base+"/api/auth/login", "", login), &tok); err != nil {
+		t.Fatal(err)
+	}
+	order := func(code string) map[string]any {
+		return map[string]any{
+			"customer": "Ann", "qty": 1, "amount_cents": 1250, "paid": true, "due_at": "2024-05-01T12:00:00Z",
+			"ref": "0b9e8a3c-6f2d-4d1e-9c4b-2a7f1e5d3c90", "status": "pending", "tracking_code": code,
+		}
+	}
+	decode := func(b []byte) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%v: %s", err, b)
+		}
+		return m
+	}
+	first := decode(fetchBody(t, http.MethodPost, base+"/api/orders", tok.AccessToken, order("TRK-0001")))
+	if first["tracking_code"] != "TRK-0001" {
+		t.Errorf("POST /api/orders with tracking_code answered %v", first)
+	}
+	second := decode(fetchBody(t, http.MethodPost, base+"/api/orders", tok.AccessToken, order("ZX-42")))
+
+	req, err := http.NewRequest(http.MethodPatch, fmt.Sprintf("%s/api/orders/%v", base, first["id"]), strings.NewReader(`{"tracking_code":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/merge-patch+json")
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	res := testkit.Fetch(t, req)
+	if patched := decode(res.Body); res.Status != http.StatusOK || patched["tracking_code"] != nil || patched["customer"] != "Ann" {
+		t.Errorf("PATCH with tracking_code null: %d %v, want 200 without tracking_code", res.Status, patched)
+	}
+
+	var page struct {
+		Data []map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(fetchBody(t, http.MethodGet, base+"/api/orders?q=zx-42", tok.AccessToken, nil), &page); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Data) != 1 || page.Data[0]["id"] != second["id"] || page.Data[0]["tracking_code"] != "ZX-42" {
+		t.Errorf("GET /api/orders?q=zx-42 answered %v, want the order with that tracking code alone", page.Data)
+	}
+}
 
 // checkOrdersClients checks the clients the starter wrote again with the
 // orders resource in the renamed copy dir: the Go client has an iterator of
