@@ -494,7 +494,7 @@ func settings() []setting {
 		{Name: "AUTH_JWKS_URL", Meaning: "the issuer's JWK Set, skipping discovery; AUTH_ISSUER is then only the iss tokens must carry"},
 		{Name: "AUTH_AUDIENCE", Default: "fiber-template-api", Meaning: "comma-separated aud values a token must name one of (the default is our issuer's audience)"},
 		{Name: "AUTH_ROLES_CLAIM", Default: "role", Meaning: "the claim the caller's roles are in, a dotted path such as realm_access.roles; a list of strings, or a string split on spaces (scope)"},
-		{Name: "AUTH_JWKS_MIN_REFRESH", Default: "1m", Meaning: "the least time between two fetches of the issuer's keys: a token of an unknown kid fetches them again at most this often (and every Cache-Control max-age)"},
+		{Name: "AUTH_JWKS_MIN_REFRESH", Default: "1m", Meaning: "tokens of an unknown kid fetch the issuer's keys again at most this often, the first one at once (after a rotation at the issuer); a Cache-Control max-age running out fetches them too, no more often"},
 		{Name: "AUTH_INTROSPECTION_URL", Meaning: "the issuer's introspection endpoint (RFC 7662): every token is also asked about there, which sees logouts; empty asks nothing"},
 		{Name: "AUTH_INTROSPECTION_CLIENT_ID", Meaning: "this service's client id at the introspection endpoint (HTTP Basic)"},
 		{Name: "AUTH_INTROSPECTION_CLIENT_SECRET", Meaning: "this service's client secret at the introspection endpoint"},

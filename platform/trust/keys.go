@@ -51,7 +51,7 @@ func (s *keySet) find(kid string) (key, bool) {
 }
 
 // remoteKeys keeps the issuer's JWK Set: fetched again once its max-age
-// passed, or for an unknown kid, but never twice within minRefresh; a
+// passed, or for an unknown kid, each at most once per minRefresh; a
 // failed fetch keeps the keys it had.
 type remoteKeys struct {
 	url        string
@@ -61,37 +61,55 @@ type remoteKeys struct {
 	logger     *slog.Logger
 
 	set atomic.Pointer[keySet]
-	// mu serializes the fetches and guards tried.
-	mu    sync.Mutex
-	tried time.Time
+	// mu serializes the fetches and guards the times of the last ones:
+	// any, and the last one an unknown kid asked for.
+	mu                 sync.Mutex
+	tried, triedForKid time.Time
 }
 
 var errUnknownKey = errors.New("trust: no key of the issuer verifies the token")
 
-// lookup returns the key for kid.
+// lookup returns the key for kid: from the set unless it expired, else
+// from a new one. An unknown kid fetches the set again, unless one did
+// within minRefresh, so a token signed by the issuer's new key verifies
+// as soon as the issuer publishes it, and tokens of made-up kids make at
+// most one fetch per minRefresh.
 func (r *remoteKeys) lookup(ctx context.Context, kid string) (key, error) {
 	s := r.set.Load()
-	if k, ok := s.find(kid); ok && r.now().Before(s.expires) {
+	k, ok := s.find(kid)
+	switch {
+	case ok && r.now().Before(s.expires):
 		return k, nil
+	case ok:
+		s = r.refresh(ctx, false)
+	default:
+		s = r.refresh(ctx, true)
 	}
-	s = r.refresh(ctx)
 	if k, ok := s.find(kid); ok {
 		return k, nil
 	}
 	return key{}, errUnknownKey
 }
 
-// refresh fetches the set unless it was tried within minRefresh, and
-// returns the newest set it has.
-func (r *remoteKeys) refresh(ctx context.Context) *keySet {
+// refresh fetches the set unless one was fetched within minRefresh (for
+// an unknown kid: unless an unknown kid made one), and returns the newest
+// set it has.
+func (r *remoteKeys) refresh(ctx context.Context, forKid bool) *keySet {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	current := r.set.Load()
 	now := r.now()
-	if !r.tried.IsZero() && now.Sub(r.tried) < r.minRefresh {
+	last := r.tried
+	if forKid {
+		last = r.triedForKid
+	}
+	if !last.IsZero() && now.Sub(last) < r.minRefresh {
 		return current
 	}
 	r.tried = now
+	if forKid {
+		r.triedForKid = now
+	}
 	s, err := r.fetch(ctx)
 	if err != nil {
 		r.logger.Warn("the issuer's keys could not be fetched: the keys fetched before are kept", slog.String("jwks_url", r.url), slog.Any("error", err))

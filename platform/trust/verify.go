@@ -51,7 +51,7 @@ func New(ctx context.Context, cfg Config) (*Verifier, error) {
 		jwksURL = v.Metadata.JWKSURI
 	}
 	v.keys = &remoteKeys{url: jwksURL, client: cfg.Client, minRefresh: cfg.MinRefresh, now: cfg.Now, logger: cfg.Logger}
-	v.keys.refresh(ctx)
+	v.keys.refresh(ctx, false)
 	if cfg.Introspection.URL != "" {
 		v.introspect = newIntrospector(cfg)
 	}
