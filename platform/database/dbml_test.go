@@ -39,6 +39,21 @@ type (
 		ID   int64  `bun:"id,pk,autoincrement"`
 		Body string `bun:"body,notnull"`
 	}
+	// A passport belongs to its citizen, who has one: two relations of
+	// the same columns.
+	citizen struct {
+		bun.BaseModel `bun:"table:citizens"`
+
+		ID       int64     `bun:"id,pk,autoincrement"`
+		Passport *passport `bun:"rel:has-one,join:id=citizen_id"`
+	}
+	passport struct {
+		bun.BaseModel `bun:"table:passports"`
+
+		ID        int64    `bun:"id,pk,autoincrement"`
+		CitizenID int64    `bun:"citizen_id,notnull,unique"`
+		Citizen   *citizen `bun:"rel:belongs-to,join:citizen_id=id,on_delete:cascade"`
+	}
 	comment struct {
 		bun.BaseModel `bun:"table:comments"`
 
@@ -255,6 +270,22 @@ Table documents {
 				t.Errorf("DBML:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDBMLOneRefPerPairOfColumns: a belongs-to and a has-one of the same
+// columns are one ref, one-to-one, with the belongs-to's delete action,
+// whichever model is listed first.
+func TestDBMLOneRefPerPairOfColumns(t *testing.T) {
+	t.Parallel()
+	for _, models := range [][]any{{(*passport)(nil), (*citizen)(nil)}, {(*citizen)(nil), (*passport)(nil)}} {
+		got, err := database.NewCatalog(openSQLite(t), models...).DBML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Ref: passports.citizen_id - citizens.id [delete: cascade]"; refs(got) != want {
+			t.Errorf("refs of %T first:\n%s\nwant:\n%s", models[0], refs(got), want)
+		}
 	}
 }
 
