@@ -249,7 +249,7 @@ func generatedResource(root, name string) (Resource, string, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Resource{}, "", notGenerated(root, name)
+		return Resource{}, "", notGenerated(root, name, "change it by hand")
 	}
 	model, create := "", ""
 	var edited []string

@@ -27,7 +27,7 @@ const usage = `usage:
       first value), the contract and the clients
   starter [-C dir] field --remove NAME FIELD
       drop a field of a generated resource, with a migration that drops its column (its down
-      adds it back, empty)
+      adds it back, without the values it held)
   starter [-C dir] remove NAME
       delete a generated resource's files and its registration in app/app.go, as long as
       every file is as generated
