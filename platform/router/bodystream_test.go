@@ -263,3 +263,85 @@ func TestALargeAcceptedValueIsCopiedOnce(t *testing.T) {
 	}
 	t.Logf("serving a %d MB value allocated %d MB", size>>20, allocated>>20)
 }
+
+// TestTheServersBodyLimitIsExact sends bodies of exactly Config.BodyLimit
+// bytes, and of one byte more, to a route whose limit is the server's: with
+// their length declared and sent in chunks alike, the first is read and the
+// second is a 413.
+func TestTheServersBodyLimitIsExact(t *testing.T) {
+	t.Parallel()
+	base := streamRouter(t)
+	empty := len(`{"name":"ann","text":""}`)
+	for _, tc := range []struct {
+		name    string
+		size    int
+		chunked bool
+		status  int
+	}{
+		{"declared, exactly the limit", streamLimit, false, http.StatusOK},
+		{"declared, a byte over", streamLimit + 1, false, http.StatusRequestEntityTooLarge},
+		{"in chunks, exactly the limit", streamLimit, true, http.StatusOK},
+		{"in chunks, a byte over", streamLimit + 1, true, http.StatusRequestEntityTooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := `{"name":"ann","text":"` + strings.Repeat("t", tc.size-empty) + `"}`
+			req, err := http.NewRequest(http.MethodPost, base+"/api/uploads", strings.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.chunked {
+				req.ContentLength = -1
+			}
+			req.Header.Set("Content-Type", "application/json")
+			// A connection of its own: a body sent in chunks cannot be sent
+			// again on another when the server closes an idle one under it.
+			client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.status != http.StatusOK {
+				wantProblem(t, resp, got, tc.status)
+				return
+			}
+			if resp.StatusCode != http.StatusOK || decode[uploaded](t, got).Size != tc.size-empty {
+				t.Fatalf("a body of %d bytes where the limit is %d: status %d: %.200s", tc.size, streamLimit, resp.StatusCode, got)
+			}
+		})
+	}
+}
+
+// TestABodyReadWithTheHeadersKeepsTheConnection refuses requests before
+// their body is read (no token): a body the server read whole with the
+// headers, up to 8 KB, leaves the connection serving the next request; a
+// longer one, of which only the first 8 KB were read, closes it.
+func TestABodyReadWithTheHeadersKeepsTheConnection(t *testing.T) {
+	t.Parallel()
+	base := streamRouter(t)
+	for _, tc := range []struct {
+		size  int
+		close bool
+	}{
+		{0, false},
+		{8 << 10, false},
+		{8<<10 + 1, true},
+	} {
+		t.Run(fmt.Sprintf("%d bytes", tc.size), func(t *testing.T) {
+			t.Parallel()
+			head := fmt.Sprintf("PUT /api/uploads/private HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", tc.size)
+			resp, body := rawRequest(t, base, head, tc.size)
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("status %d, want 401: %s", resp.StatusCode, body)
+			}
+			if resp.Close != tc.close {
+				t.Errorf("a %d-byte body left unread: connection closed %v, want %v", tc.size, resp.Close, tc.close)
+			}
+		})
+	}
+}
