@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"mime/multipart"
@@ -202,6 +203,9 @@ func TestJSONBodiesAreDecodedAndValidated(t *testing.T) {
 		{"validation failures are a 422 with JSON names", "application/json", `{"email":"nope","age":200}`, 422, []string{"email", "name", "age"}},
 		{"an unsupported media type is a 415", "text/plain", `hello`, 415, nil},
 		{"a form body on a JSON-only route is a 415", "application/x-www-form-urlencoded", `email=a@b.co`, 415, nil},
+		// A Content-Type of parameters only names no media type.
+		{"no media type and no body is a 400", ";charset=utf-8", ``, 400, nil},
+		{"no media type with a body is a 415", ";charset=utf-8", `{"email":"a@b.co","name":"A"}`, 415, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -292,6 +296,14 @@ func TestFormAndMultipartBodies(t *testing.T) {
 			if got := decode[uploadOut](t, res.Body); got.Title != "big" || got.Size != 3<<20 {
 				t.Fatalf("bound %+v", got)
 			}
+		}
+	})
+	t.Run("an empty multipart body of declared length is a 400, not a 411", func(t *testing.T) {
+		req := httptest.NewRequest(http.MethodPost, "/b/upload", strings.NewReader(""))
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=xyz")
+		resp, body := do(t, r, req)
+		if p := wantProblem(t, resp, body, http.StatusBadRequest); p.Detail != "The multipart body could not be parsed." {
+			t.Fatalf("detail %q, want the body's parse failure", p.Detail)
 		}
 	})
 	t.Run("a broken multipart body is a 400", func(t *testing.T) {
@@ -427,6 +439,34 @@ func TestDateTimesAreCheckedAsTheyAreDecoded(t *testing.T) {
 	for _, at := range []string{"0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "0001-01-01T00:30:00-01:00"} {
 		if resp, body := send(t, r, http.MethodPost, "/t", "application/json", `{"at":"`+at+`"}`); resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: status %d %s, want 200", at, resp.StatusCode, body)
+		}
+	}
+}
+
+// lineItems is a body with a list of objects.
+type lineItems struct {
+	Body struct {
+		Items []struct {
+			Qty int `json:"qty"`
+		} `json:"items"`
+	}
+}
+
+// TestAMemberTwiceIsNamedWhereItIs sends a member twice in an object of a
+// list: the 400 names it by its place, "items[9].qty", as the document's
+// other answers name fields.
+func TestAMemberTwiceIsNamedWhereItIs(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/orders", Declared: []router.Route{
+		router.Post("/", func(c *router.Ctx, in *lineItems) (*router.NoContent, error) { return nil, nil }),
+	}}}})
+	for _, at := range []int{0, 9, 10} {
+		body := `{"items":[` + strings.Repeat(`{"qty":1},`, at) + `{"qty":1,"qty":2}]}`
+		resp, got := send(t, r, http.MethodPost, "/orders", "application/json", body)
+		p := wantProblem(t, resp, got, http.StatusBadRequest)
+		want := fmt.Sprintf("items[%d].qty", at)
+		if len(p.Errors) != 1 || p.Errors[0].Field != want || p.Errors[0].Message != "appears more than once" {
+			t.Errorf("a member twice in item %d: errors %+v, want %s appearing more than once", at, p.Errors, want)
 		}
 	}
 }
