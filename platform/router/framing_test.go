@@ -127,6 +127,8 @@ func TestFramingAmbiguousRequestsAreRefusedAndTheConnectionClosed(t *testing.T) 
 			framingHead("HTTP/1.1", "Transfer-Encoding : chunked", cl) + framingJSON},
 		{"a folded Transfer-Encoding",
 			framingHead("HTTP/1.1", "Transfer-Encoding: chunked", " identity") + chunked},
+		{"TRANSFER-ENCODING in capitals next to Content-Length",
+			framingHead("HTTP/1.1", "TRANSFER-ENCODING: chunked", "Content-Length: 5") + chunked},
 		{"a second Content-Type",
 			framingHead("HTTP/1.1", cl, "Content-Type: application/x-www-form-urlencoded") + framingJSON},
 	}
@@ -167,6 +169,8 @@ func TestFramingWellFramedRequestsAreServed(t *testing.T) {
 		{"Content-Length", framingHead("HTTP/1.1", "Content-Length: "+strconv.Itoa(len(framingJSON))) + framingJSON},
 		{"chunked", framingHead("HTTP/1.1", "Transfer-Encoding: chunked") + chunked},
 		{"chunked in capitals", framingHead("HTTP/1.1", "transfer-encoding:  CHUNKED ") + chunked},
+		{"bare LF line endings", strings.ReplaceAll(framingHead("HTTP/1.1", "Content-Length: "+strconv.Itoa(len(framingJSON))), "\r\n", "\n") + framingJSON},
+		{"fields with empty and blank values", framingHead("HTTP/1.1", "X-Empty:", "X-Blank: \t ", "Transfer-Encoding: chunked") + chunked},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
