@@ -115,11 +115,9 @@ func effective(s *openapi.Schema) *openapi.Schema {
 // document: a value that cannot be parsed is a 400 naming its field, and
 // values that break documented rules are one 422 naming every field.
 func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error {
-	if len(b.input.Allocs) > 0 {
-		for _, idx := range b.input.Allocs {
-			if fv := in.FieldByIndex(idx); fv.IsNil() {
-				fv.Set(reflect.New(fv.Type().Elem()))
-			}
+	for _, idx := range b.input.Allocs {
+		if fv := in.FieldByIndex(idx); fv.IsNil() {
+			fv.Set(reflect.New(fv.Type().Elem()))
 		}
 	}
 	for _, f := range b.paging {
@@ -142,13 +140,10 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error 
 		}
 		bad = b.checkOne(p, raw, bad)
 	}
-	if len(b.query) > 0 {
-		args := fc.Context().QueryArgs()
-		for _, p := range b.query {
-			var err error
-			if bad, err = b.bindValues(p, in, args, bad); err != nil {
-				return err
-			}
+	for _, p := range b.query {
+		var err error
+		if bad, err = b.bindValues(p, in, fc.Context().QueryArgs(), bad); err != nil {
+			return err
 		}
 	}
 	if b.body != nil {

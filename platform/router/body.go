@@ -43,11 +43,11 @@ func newBodyBinding(p *openapi.InputBody, limit int, gzip bool) (*bodyBinding, e
 }
 
 // document takes the body schemas and the limit from the documented
-// request body rb.
+// request body rb. The documented limit is never above the server's, which
+// the binding started with, nor 0: it is the smallest of the schema's bound,
+// the route's declared limit and the server's (openapi.RequestBody.Limit).
 func (b *bodyBinding) document(rb *openapi.RequestBody) {
-	if rb.Limit > 0 && rb.Limit < int64(b.limit) {
-		b.limit = int(rb.Limit)
-	}
+	b.limit = int(rb.Limit)
 	b.schemas = map[string]*openapi.Schema{}
 	for mt, content := range rb.Content {
 		b.schemas[mt] = content.Schema

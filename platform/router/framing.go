@@ -40,11 +40,11 @@ func checkFraming(c *fiber.Ctx) error {
 func framingFault(raw []byte, http11 bool) string {
 	var lengths, encodings, types int
 	framing := false // the previous field is Content-Length or Transfer-Encoding
-	for len(raw) > 0 {
+	for {
 		var line []byte
 		line, raw = cutLine(raw)
 		if len(line) == 0 {
-			break // the end of the header block
+			break // the end of the header block, or of raw
 		}
 		if line[0] == ' ' || line[0] == '\t' {
 			if framing {
