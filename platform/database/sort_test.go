@@ -105,36 +105,62 @@ type event struct {
 
 func TestPaginateSortedByWrittenTimes(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	cursors, err := paging.NewCursors([]byte("sort test"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	db := openTable(t, (*event)(nil))
 	// Whole seconds, ties and fractions: SQLite keeps them as Bun's text.
 	base := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 	for _, d := range []time.Duration{2 * time.Second, 0, time.Second, 0, 1500 * time.Millisecond, time.Second} {
-		if _, err := db.NewInsert().Model(&event{At: base.Add(d)}).Exec(ctx); err != nil {
+		if _, err := db.NewInsert().Model(&event{At: base.Add(d)}).Exec(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+	}
+	walkByTime(t, db, func(e event) int64 { return e.ID }, []int64{2, 4, 3, 6, 5, 1})
+}
+
+// stamp is a row whose time the column's default writes.
+type stamp struct {
+	bun.BaseModel `bun:"table:stamps"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	At            time.Time `bun:"at,notnull,default:current_timestamp"`
+}
+
+func TestPaginateSortedByDefaultedTimes(t *testing.T) {
+	t.Parallel()
+	db := openTable(t, (*stamp)(nil))
+	// CURRENT_TIMESTAMP's text: whole seconds, no zone; ties follow the id.
+	for _, at := range []string{"2024-05-01 12:00:01", "2024-05-01 12:00:00", "2024-05-01 12:00:01", "2024-05-01 12:00:00", "2024-05-01 12:00:02", "2024-05-01 12:00:01"} {
+		if _, err := db.ExecContext(t.Context(), "INSERT INTO stamps (at) VALUES (?)", at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walkByTime(t, db, func(s stamp) int64 { return s.ID }, []int64{2, 4, 1, 3, 6, 5})
+}
+
+// walkByTime follows the cursors of the rows of T sorted by their column
+// at, two a page, both ways, and checks that they come as the ids of want
+// ascending (and reversed descending), each once.
+func walkByTime[T any](t *testing.T, db *bun.DB, id func(T) int64, want []int64) {
+	t.Helper()
+	cursors, err := paging.NewCursors([]byte("sort test"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, desc := range []bool{false, true} {
 		var got []int64
 		cursor := ""
 		for range 10 {
-			p, err := database.Paginate[event](ctx, db.NewSelect(), paging.Paging{Limit: 2}, database.WithCursors(cursors),
+			p, err := database.Paginate[T](t.Context(), db.NewSelect(), paging.Paging{Limit: 2}, database.WithCursors(cursors),
 				database.WithKeyset("id"), database.WithSort(paging.SortKey{Column: "at", Desc: desc}), database.WithCursor(cursor))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range p.Data {
-				got = append(got, e.ID)
+			for _, row := range p.Data {
+				got = append(got, id(row))
 			}
 			if cursor = p.NextCursor; cursor == "" {
 				break
 			}
 		}
-		want := []int64{2, 4, 3, 6, 5, 1}
+		want := slices.Clone(want)
 		if desc {
 			slices.Reverse(want)
 		}
