@@ -196,7 +196,7 @@ func (ks *keyset) after(q *bun.SelectQuery, values []any) (*bun.SelectQuery, err
 		}
 	}
 	if !slices.ContainsFunc(ks.keys, func(k paging.SortKey) bool { return k.Desc != ks.keys[0].Desc }) {
-		args := make([]any, 0, 2*len(values))
+		var args []any
 		for _, k := range ks.keys {
 			args = append(args, bun.Ident(k.Column))
 		}
