@@ -7,10 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/asapjs/fiber-template/internal/migrationversion"
@@ -100,7 +102,14 @@ func field(root, name string, specs []string, opts fieldOptions, out io.Writer) 
 // commit applies c in the repository at root and runs refresh there,
 // guarding the contract and the clients it writes: when either fails, the
 // tree is put back as it was.
+//
+// An interrupt (Ctrl-C, SIGTERM) meanwhile does not end the process: the
+// commands of the contract that it ends fail, and commit undoes the
+// change; one they outlive undoes it once they are done.
 func commit(root string, c change, refresh func(string, io.Writer) error, out io.Writer) error {
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(interrupt)
 	a, err := c.apply(root)
 	if err != nil {
 		return err
@@ -108,7 +117,13 @@ func commit(root string, c change, refresh func(string, io.Writer) error, out io
 	if err := a.guard(contractOutputs...); err != nil {
 		return errors.Join(err, a.undo())
 	}
-	if err := refresh(root, out); err != nil {
+	err = refresh(root, out)
+	select {
+	case s := <-interrupt:
+		err = errors.Join(fmt.Errorf("interrupted (%s)", s), err)
+	default:
+	}
+	if err != nil {
 		return errors.Join(err, a.undo())
 	}
 	return a.keep()
