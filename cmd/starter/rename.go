@@ -200,6 +200,10 @@ func (r renamer) plan() ([]edit, []site, error) {
 			dst, err = r.modFile(rel, src)
 		case strings.HasSuffix(d.Name(), ".sum"), bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src):
 			return nil
+		case rel == "README.md" && r.everywhere:
+			// The template's README describes the template: the new
+			// service gets one of its own.
+			dst = r.readme(src)
 		default:
 			dst = r.text(rel, src)
 		}

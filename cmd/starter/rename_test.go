@@ -146,7 +146,8 @@ func TestRename(t *testing.T) {
 var templateTree = map[string]string{
 	"go.mod": "module " + upstreamModule + "\n\ngo 1.26.0\n",
 	"README.md": "# fiber-template\n\nA starter.\n\n```sh\ngit clone " + upstreamURL + ".git orders && cd orders\n" +
-		"go run ./cmd/starter rename github.com/acme/orders\n```\n\nImport " + upstreamModule + "/platform/router.\n",
+		"go run ./cmd/starter rename github.com/acme/orders\n```\n\nImport " + upstreamModule + "/platform/router.\n\n" +
+		"## Two commands\n\n```sh\ngo run ./cmd/api   # serves\ngo test ./...      # tests\n```\n\nBoth need Go.\n",
 	"Taskfile.yml": "vars:\n  IMAGE: fiber-template\n",
 	"app/app.go": "package app\n\nconst (\n\t// DefaultIssuer is the iss claim.\n\tDefaultIssuer = \"fiber-template\"\n" +
 		"\t// DefaultAudience is the aud claim.\n\tDefaultAudience = \"fiber-template-api\"\n)\n",
@@ -195,9 +196,15 @@ func TestRenameOfTheTemplate(t *testing.T) {
 	root, got := renamed(t, templateTree, "github.com/acme/orders", renameOptions{})
 	wantFiles(t, got, map[string]string{
 		"go.mod": "module github.com/acme/orders\n\ngo 1.26.0\n",
-		// The clone line links to the template: it stays.
-		"README.md": "# orders\n\nA starter.\n\n```sh\ngit clone " + upstreamURL + ".git orders && cd orders\n" +
-			"go run ./cmd/starter rename github.com/acme/orders\n```\n\nImport github.com/acme/orders/platform/router.\n",
+		// The service gets a README of its own: its name and module,
+		// the template's two commands, and where the template's docs are;
+		// the template's prose and clone line are gone.
+		"README.md": "# orders\n\nThe Go module `github.com/acme/orders`: an HTTP service on Fiber v2 and Bun, made with the\n" +
+			"[service template](" + upstreamURL + ") it started from.\n\n" +
+			"## Two commands\n\n```sh\ngo run ./cmd/api   # serves\ngo test ./...      # tests\n```\n\n" +
+			"## Docs\n\n[docs/](docs/) holds the template's guides as they were when this service was made:\n" +
+			"configuration, endpoints, testing, the starter (`go run ./cmd/starter resource …`) and the rest.\n" +
+			"The newest are in [the template's docs](" + upstreamURL + "/tree/main/docs).\n",
 		"Taskfile.yml": "vars:\n  IMAGE: orders\n",
 		"app/app.go": "package app\n\nconst (\n\t// DefaultIssuer is the iss claim.\n\tDefaultIssuer = \"orders\"\n" +
 			"\t// DefaultAudience is the aud claim.\n\tDefaultAudience = \"orders-api\"\n)\n",
@@ -360,5 +367,36 @@ func TestTitleOf(t *testing.T) {
 		if got := titleOf(tt.name); got != tt.want {
 			t.Errorf("titleOf(%q) = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestRenameWritesTheServiceAReadme(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, readme, commands string
+	}{
+		{"the template's two commands are kept", templateTree["README.md"],
+			"## Two commands\n\n```sh\ngo run ./cmd/api   # serves\ngo test ./...      # tests\n```\n"},
+		{"without them in the template's README, the plain two", "# fiber-template\n\nA starter.\n\n## Two commands\n\nRun it.\n\n## More\n\n```sh\nmake\n```\n",
+			"## Two commands\n\n```sh\ngo run ./cmd/api\ngo test ./...\n```\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tree := maps.Clone(templateTree)
+			tree["README.md"] = tt.readme
+			_, got := renamed(t, tree, "github.com/acme/orders", renameOptions{})
+			readme := got["README.md"]
+			for _, want := range []string{"# orders\n", "`github.com/acme/orders`", tt.commands, "[docs/](docs/)", upstreamURL + "/tree/main/docs"} {
+				if !strings.Contains(readme, want) {
+					t.Errorf("README.md:\n%s\nwant %q in it", readme, want)
+				}
+			}
+			for _, gone := range []string{"A starter.", "git clone", "make"} {
+				if strings.Contains(readme, gone) {
+					t.Errorf("README.md:\n%s\nstill has the template's %q", readme, gone)
+				}
+			}
+		})
 	}
 }

@@ -88,7 +88,11 @@ func docsPages(t *testing.T) []string {
 	return pages
 }
 
+// TestReadmeIsAnIndex holds the template's README to an index of docs/;
+// a service made from the template has a short README of its own, which
+// links docs/ as a whole.
 func TestReadmeIsAnIndex(t *testing.T) {
+	onlyInTheTemplate(t)
 	t.Parallel()
 	if n := strings.Count(readFile(t, "README.md"), "\n"); n > readmeMaxLines {
 		t.Errorf("README.md has %d lines, more than %d: move the detail to a page in docs/ and link it", n, readmeMaxLines)

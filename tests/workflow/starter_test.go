@@ -167,7 +167,9 @@ func TestRenameLeavesNoTemplateName(t *testing.T) {
 		{"deploy/kubernetes/overlays/production/kustomization.yaml", `(?m)^namespace: orders$`},
 		{"deploy/kubernetes/overlays/production/kustomization.yaml", `newName: registry\.example\.com/orders\b`},
 		{"README.md", `(?m)^# orders$`},
-		{"README.md", regexp.QuoteMeta("git clone https://" + upstream + ".git orders")},
+		{"README.md", regexp.QuoteMeta("The Go module `github.com/acme/orders`")},
+		{"README.md", `(?m)^go test \./\.\.\. `},
+		{"README.md", regexp.QuoteMeta("[the template's docs](https://" + upstream + "/tree/main/docs)")},
 	} {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want.file)))
 		if err != nil {
