@@ -92,10 +92,7 @@ func sqliteSource(dsn string) (string, error) {
 	if path == "" {
 		path = DefaultSQLitePath
 	}
-	query := ""
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path, query = path[:i], path[i+1:]
-	}
+	path, query, _ := strings.Cut(path, "?")
 	values, err := url.ParseQuery(query)
 	if err != nil {
 		return "", fmt.Errorf("sqlite DSN parameters: %w", err)
