@@ -91,4 +91,4 @@ func appendNew[T any](list *[]*T) *T {
 }
 
 // overlays are the kustomizations a deployment may apply.
-var overlays = []string{"base", "overlays/production"}
+var overlays = []string{"base", "overlays/production", "overlays/resource-server"}

@@ -19,7 +19,7 @@ func TestComposeScaleProfile(t *testing.T) {
 	primary, replica, api, lb := c.Services["db-primary"], c.Services["db-replica"], c.Services["api-replicas"], c.Services["lb"]
 
 	t.Run("its services run only with the scale profile", func(t *testing.T) {
-		for _, name := range []string{"db-primary", "db-replica", "api-replicas", "lb"} {
+		for _, name := range []string{"db-primary", "db-replica", "api-replicas", "lb", "issuer", "resource"} {
 			s, ok := c.Services[name]
 			if !ok || len(s.Profiles) != 1 || s.Profiles[0] != "scale" {
 				t.Errorf("service %s: profiles %q, want [scale]", name, s.Profiles)
@@ -85,6 +85,59 @@ func TestComposeScaleProfile(t *testing.T) {
 		for key := range api.Environment {
 			if !documented[key] {
 				t.Errorf("api-replicas sets %s, which .env.example does not document", key)
+			}
+		}
+	})
+
+	t.Run("an issuer and a resource server that trusts it by its URL in the compose network", func(t *testing.T) {
+		issuer, resource := c.Services["issuer"], c.Services["resource"]
+		for name, s := range map[string]composeService{"issuer": issuer, "resource": resource} {
+			if s.Build == nil || len(s.Profiles) != 1 || s.Profiles[0] != "scale" {
+				t.Errorf("%s: built %v, profiles %q; want the template built here, in the scale profile", name, s.Build != nil, s.Profiles)
+			}
+			if len(s.Volumes) != 1 || !strings.HasSuffix(s.Volumes[0], ":/data") || !hasKey(c.Volumes, strings.TrimSuffix(s.Volumes[0], ":/data")) {
+				t.Errorf("%s volumes = %q, want a named volume of its own at /data (its database and keys)", name, s.Volumes)
+			}
+		}
+		if issuer.Volumes[0] == resource.Volumes[0] {
+			t.Errorf("issuer and resource share the volume %q", issuer.Volumes[0])
+		}
+		// The tokens' iss is the issuer's PUBLIC_URL, and the resource
+		// server must expect exactly it, at an address it reaches: the
+		// issuer's service name and the image's port.
+		public := issuer.Environment["PUBLIC_URL"]
+		if public != "http://issuer:8080" {
+			t.Errorf("issuer PUBLIC_URL = %q, want http://issuer:8080", public)
+		}
+		if got := resource.Environment["AUTH_ISSUER"]; got != public {
+			t.Errorf("resource AUTH_ISSUER = %q, want the issuer's PUBLIC_URL %q", got, public)
+		}
+		if issuer.Environment["AUTH_ISSUER"] != "" {
+			t.Errorf("issuer trusts %q: it is the fleet's issuer", issuer.Environment["AUTH_ISSUER"])
+		}
+		// Published keys (Ed25519) are what a resource server verifies
+		// with: an HS256 secret would make the issuer publish nothing.
+		if _, ok := issuer.Environment["JWT_SIGNING_KEYS"]; !ok || issuer.Environment["JWT_SECRET"] != "" {
+			t.Errorf("issuer signs with JWT_SIGNING_KEYS %q, JWT_SECRET %q; want signing keys, no secret", issuer.Environment["JWT_SIGNING_KEYS"], issuer.Environment["JWT_SECRET"])
+		}
+		for _, key := range []string{"JWT_SIGNING_KEYS", "JWT_SIGNING_KEYS_FILE", "JWT_SECRET", "PUBLIC_URL"} {
+			if _, ok := resource.Environment[key]; ok {
+				t.Errorf("resource sets %s: it signs nothing", key)
+			}
+		}
+		// The resource server reads the issuer's metadata at start.
+		if got := resource.DependsOn["issuer"]["condition"]; got != "service_healthy" {
+			t.Errorf("resource depends on issuer with condition %q, want service_healthy", got)
+		}
+		if len(issuer.Ports) != 1 || len(resource.Ports) != 1 || issuer.Ports[0] == resource.Ports[0] {
+			t.Errorf("ports: issuer %q, resource %q; want one each, different", issuer.Ports, resource.Ports)
+		}
+		documented := envExampleKeys(t)
+		for name, s := range map[string]composeService{"issuer": issuer, "resource": resource} {
+			for key := range s.Environment {
+				if !documented[key] {
+					t.Errorf("%s sets %s, which .env.example does not document", name, key)
+				}
 			}
 		}
 	})
