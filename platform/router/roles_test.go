@@ -30,6 +30,10 @@ func rolesRouter(t *testing.T) *router.Router {
 				}
 				return &whoami{Subject: id}, nil
 			}, router.Roles("admin"), router.OperationID("adminOnly")),
+			router.Get("/anyone", func(c *router.Ctx, _ *struct{}) (*whoami, error) {
+				id, _, _ := c.Caller()
+				return &whoami{Subject: id}, nil
+			}, router.Auth()),
 		}}},
 	})
 }
@@ -90,6 +94,10 @@ func TestRolesAreDocumented(t *testing.T) {
 	op := doc.Paths["/admin"].Get
 	if op.Responses["403"] == nil || op.Responses["401"] == nil {
 		t.Errorf("responses %v, want 401 and 403", op.Responses)
+	}
+	// A route any signed-in caller may call cannot answer 403.
+	if plain := doc.Paths["/admin/anyone"].Get; plain.Responses["401"] == nil || plain.Responses["403"] != nil {
+		t.Errorf("responses of a route without roles %v, want a 401 and no 403", plain.Responses)
 	}
 	if op.Security == nil || len(*op.Security) == 0 || !slices.Equal((*op.Security)[0]["OAuthLogin"], []string{"admin"}) {
 		t.Errorf("security %v, want the admin scope of OAuthLogin", op.Security)
