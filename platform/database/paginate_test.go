@@ -234,6 +234,17 @@ func TestPaginateKeyset(t *testing.T) {
 		})
 	}
 
+	t.Run("a cursor of the list's largest limit is followed, one above it refused", func(t *testing.T) {
+		p := paging.Paging{Limit: 4, MaxLimit: 4}
+		if _, err := database.Paginate[item](context.Background(), evens(db), p, keyset(first.NextCursor)...); err != nil {
+			t.Fatalf("a cursor of limit 4 where 4 is the largest: %v", err)
+		}
+		over := reissue(t, cursors, first.NextCursor, func(p *paging.Position) { p.Limit = 5 })
+		if _, err := database.Paginate[item](context.Background(), evens(db), p, keyset(over)...); !errors.Is(err, paging.ErrCursorInvalid) {
+			t.Fatalf("a cursor of limit 5 where 4 is the largest: %v, want it refused", err)
+		}
+	})
+
 	t.Run("a cursor given to a list without a keyset is a field error naming cursor", func(t *testing.T) {
 		_, err := database.Paginate[item](context.Background(), db.NewSelect().Order("id"), paging.Paging{Limit: 4}, database.WithCursor(first.NextCursor))
 		var fe *paging.FieldError
@@ -279,4 +290,40 @@ func reissue(t *testing.T, other *paging.Cursors, cursor string, edit ...func(*p
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestPaginateCursorsCarryTheirCount: a page reached by cursor answers the
+// total its first page counted while that count is younger than the
+// maximum age, and counts again once it is older, or when counts do not
+// travel.
+func TestPaginateCursorsCarryTheirCount(t *testing.T) {
+	t.Parallel()
+	cursors, err := paging.NewCursors([]byte("test secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		age   []database.Option
+		total int
+	}{
+		{"within the default age, the first page's count", nil, 45},
+		{"past the age, counted again", []database.Option{database.WithCountMaxAge(time.Nanosecond)}, 50},
+		{"with no age, counted again", []database.Option{database.WithCountMaxAge(0)}, 50},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openItems(t, 45)
+			opts := func(cursor string) []database.Option {
+				return append([]database.Option{database.WithCursors(cursors), database.WithKeyset("id"), database.WithCursor(cursor),
+					database.WithCount(database.CountExact)}, tt.age...)
+			}
+			first := list(t, db, db.NewSelect(), paging.Paging{Limit: 10}, opts("")...)
+			insertItems(t, db, 45, 5)
+			next := list(t, db, db.NewSelect(), paging.Paging{Limit: 10}, opts(first.NextCursor)...)
+			if first.TotalElements != 45 || next.TotalElements != tt.total || !next.TotalExact {
+				t.Errorf("totals %d then %d (exact %v), want 45 then %d, exact", first.TotalElements, next.TotalElements, next.TotalExact, tt.total)
+			}
+		})
+	}
 }
