@@ -9,13 +9,19 @@ import (
 // block the new service's README keeps: how to run it and test it.
 const commandsHeading = "## Two commands"
 
+// readmeSectionLink begins a Markdown link from a page of docs/ to a
+// section of the README.
+const readmeSectionLink = "](../README.md#"
+
 // defaultCommands is that block when the template's README has none.
 const defaultCommands = "```sh\ngo run ./cmd/api\ngo test ./...\n```\n"
 
 // readme is the README a first rename writes in place of the template's:
 // the service's name and module, the two commands of the template's
 // README, and where the template and its docs are. The template's prose
-// and clone line describe the template, not the new service.
+// and clone line describe the template, not the new service; the links of
+// docs/ to the template's README sections go to the template's README
+// (see renamer.text).
 func (r renamer) readme(template []byte) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", r.newName)

@@ -415,6 +415,10 @@ func (r renamer) text(rel string, src []byte) []byte {
 	for line := range strings.Lines(string(src)) {
 		switch {
 		case strings.Contains(line, upstreamURL):
+		case r.everywhere && strings.HasPrefix(rel, "docs/") && strings.Contains(line, readmeSectionLink):
+			// The new README has none of the template's sections: a
+			// link to one goes to the template's README.
+			line = strings.ReplaceAll(r.words(line), readmeSectionLink, "]("+upstreamURL+"#")
 		case first && rel == "README.md" && !r.everywhere && strings.TrimSpace(line) == "# "+r.oldName && r.oldName != "":
 			line = strings.Replace(line, r.oldName, r.newName, 1)
 		default:

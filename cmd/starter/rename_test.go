@@ -385,7 +385,12 @@ func TestRenameWritesTheServiceAReadme(t *testing.T) {
 			t.Parallel()
 			tree := maps.Clone(templateTree)
 			tree["README.md"] = tt.readme
+			tree["docs/guide.md"] = "See [the start](../README.md#start-a-new-service) of fiber-template, [the README](../README.md).\n"
 			_, got := renamed(t, tree, "github.com/acme/orders", renameOptions{})
+			// A section of the template's README is the template's.
+			if want := "See [the start](" + upstreamURL + "#start-a-new-service) of orders, [the README](../README.md).\n"; got["docs/guide.md"] != want {
+				t.Errorf("docs/guide.md:\n%s\nwant:\n%s", got["docs/guide.md"], want)
+			}
 			readme := got["README.md"]
 			for _, want := range []string{"# orders\n", "`github.com/acme/orders`", tt.commands, "[docs/](docs/)", upstreamURL + "/tree/main/docs"} {
 				if !strings.Contains(readme, want) {
