@@ -42,12 +42,14 @@ func TestPaginateSortedByLongValues(t *testing.T) {
 	}
 	// Titles of 150 four-byte characters: no cursor could hold one.
 	long := func(c string) string { return c + strings.Repeat("𝄞", 150) }
-	db := openNotes(t, long("d"), long("b"), long("e"), long("a"), long("c"), long("b"))
+	titles := []string{long("d"), long("b"), long("e"), long("a"), long("c"), long("b")}
+	db := openNotes(t, titles...)
 	desc := []paging.SortKey{{Column: "title", Desc: true}}
-	page := func(cursor string) (paging.Page[note], error) {
+	pageIn := func(db *bun.DB, cursor string) (paging.Page[note], error) {
 		return database.Paginate[note](ctx, db.NewSelect(), paging.Paging{Limit: 2},
 			database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(desc...), database.WithCursor(cursor))
 	}
+	page := func(cursor string) (paging.Page[note], error) { return pageIn(db, cursor) }
 
 	t.Run("every row comes once, in order, by cursors no longer than the limit", func(t *testing.T) {
 		var got []string
@@ -70,6 +72,21 @@ func TestPaginateSortedByLongValues(t *testing.T) {
 		// The two b's tie: the later id comes first, as the key is descending.
 		if strings.Join(got, "") != "edcbba" {
 			t.Errorf("walked %q, want edcbba", strings.Join(got, ""))
+		}
+	})
+	t.Run("a cursor whose later rows are all gone is an empty last page", func(t *testing.T) {
+		db := openNotes(t, titles...)
+		first, err := pageIn(db, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first page ends at d, which stays; every row after it goes.
+		if _, err := db.NewDelete().Model((*note)(nil)).Where("title < ?", long("d")).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		next, err := pageIn(db, first.NextCursor)
+		if err != nil || len(next.Data) != 0 || next.HasNext {
+			t.Errorf("the page after the last row: %+v, %v; want an empty last page", next, err)
 		}
 	})
 	t.Run("a cursor after a deleted row is a 400 naming cursor", func(t *testing.T) {
