@@ -10,11 +10,13 @@ import (
 )
 
 const usage = `usage:
-  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD] [-v]
+  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD] [--auth issuer] [-v]
       rewrite the module path (e.g. github.com/acme/orders) everywhere it is named, and name
       the project after its last element: the docs title (default "Orders API"), the token
       issuer (default orders) and audience (default orders-api), Compose and Kubernetes names;
-      -v lists every file rewritten
+      -v lists every file rewritten; --auth issuer makes a service without the accounts example
+      (users, sessions, their tables, throttles and admin commands) that trusts the tokens of
+      the issuer at AUTH_ISSUER (docs/fleet.md)
   starter [-C dir] resource NAME [--singular SINGULAR] FIELD:TYPE...
       generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' 'note:string?')
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
@@ -82,7 +84,11 @@ func dispatch(args []string, out io.Writer) error {
 		fs.StringVar(&opts.Issuer, "issuer", "", "the iss claim of the access tokens")
 		fs.StringVar(&opts.Audience, "audience", "", "the aud claim of the access tokens")
 		fs.BoolVar(&opts.Verbose, "v", false, "list every file rewritten")
+		auth := fs.String("auth", "", "issuer: a service without the accounts example, trusting AUTH_ISSUER's tokens")
 		pos, err := parseInterleaved(fs, args)
+		if err == nil {
+			err = checkAuth(*auth)
+		}
 		if err != nil {
 			return usageError(fmt.Errorf("rename: %w", err))
 		}
@@ -91,6 +97,11 @@ func dispatch(args []string, out io.Writer) error {
 		}
 		if err := rename(*dir, pos[0], opts, out); err != nil {
 			return err
+		}
+		if *auth == authIssuer {
+			if err := withoutAccounts(*dir, out); err != nil {
+				return err
+			}
 		}
 		return refreshOrSay(*dir, out)
 	case "resource":

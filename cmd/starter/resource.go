@@ -76,8 +76,10 @@ type Resource struct {
 	// Admin is how the integration test gets an admin's token, by what the
 	// repository offers: "helper" when the suite has userAPI.adminToken,
 	// "bootstrap" when app.Options can create an admin at start-up (its
-	// Admin field, an *app.NewUser), and "mint" otherwise: a token signed
-	// with the suite's secret, as the service signs them.
+	// Admin field, an *app.NewUser), "issuer" when the suite trusts a
+	// test issuer (resourceAPI.token, starter rename --auth=issuer), and
+	// "mint" otherwise: a token signed with the suite's secret, as the
+	// service signs them.
 	Admin string
 }
 
@@ -259,7 +261,9 @@ func resourceIn(root, name, one string) (Resource, error) {
 		return Resource{}, err
 	}
 	admin := "mint"
-	if _, ok := suiteNames["userAPI.adminToken"]; ok {
+	if _, ok := suiteNames["resourceAPI.token"]; ok {
+		admin = "issuer"
+	} else if _, ok := suiteNames["userAPI.adminToken"]; ok {
 		admin = "helper"
 	} else if _, ok := appNames["NewUser"]; ok && hasField(root, "app", "Options", "Admin") {
 		admin = "bootstrap"
