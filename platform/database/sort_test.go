@@ -104,6 +104,14 @@ func TestPaginateSortedByLongValues(t *testing.T) {
 			t.Errorf("the cursor after a deleted row: %v, want a field error naming cursor", err)
 		}
 	})
+	t.Run("a unique key too long for any cursor is an error, not an over-long cursor", func(t *testing.T) {
+		db := openNotes(t, long("a"), long("b"), long("c"))
+		_, err := database.Paginate[note](ctx, db.NewSelect(), paging.Paging{Limit: 2},
+			database.WithCursors(cursors), database.WithKeyset("title"))
+		if err == nil || !strings.Contains(err.Error(), "characters") {
+			t.Errorf("paging by long unique titles: %v, want the cursor refused", err)
+		}
+	})
 	t.Run("a column that may be NULL is refused as a key", func(t *testing.T) {
 		_, err := database.Paginate[note](ctx, db.NewSelect(), paging.Paging{Limit: 2},
 			database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(paging.SortKey{Column: "memo"}))
