@@ -52,9 +52,10 @@ func poolDefault(p Pool) Pool {
 	if p.MaxOpenConns <= 0 {
 		p.MaxOpenConns = DefaultMaxOpenConns
 	}
-	if p.MaxIdleConns <= 0 || p.MaxIdleConns > p.MaxOpenConns {
+	if p.MaxIdleConns <= 0 {
 		p.MaxIdleConns = p.MaxOpenConns
 	}
+	p.MaxIdleConns = min(p.MaxIdleConns, p.MaxOpenConns)
 	if p.ConnectTimeout <= 0 {
 		p.ConnectTimeout = DefaultConnectTimeout
 	}
