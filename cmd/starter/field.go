@@ -22,11 +22,14 @@ import (
 type fieldOptions struct {
 	// Remove drops the field named instead of adding fields.
 	Remove bool
+	// Verbose says how long each step of writing the contract and the
+	// clients took (-v).
+	Verbose bool
 	// Now is the time the migration's version is taken from; zero is the
 	// current time.
 	Now time.Time
 	// refresh writes the contract and the clients again once the files are
-	// in place; nil is refreshContract. A failure undoes the change.
+	// in place; nil is refreshContract (with Verbose). A failure undoes the change.
 	refresh func(dir string, out io.Writer) error
 }
 
@@ -84,7 +87,7 @@ func field(root, name string, specs []string, opts fieldOptions, out io.Writer) 
 	}
 	refresh := opts.refresh
 	if refresh == nil {
-		refresh = refreshContract
+		refresh = contractRefresh(opts.Verbose)
 	}
 	var log bytes.Buffer
 	if err := commit(root, change{writes: files}, refresh, &log); err != nil {

@@ -17,24 +17,26 @@ const usage = `usage:
       -v lists every file rewritten; --auth issuer makes a service without the accounts example
       (users, sessions, their tables, throttles and admin commands) that trusts the tokens of
       the issuer at AUTH_ISSUER (docs/fleet.md)
-  starter [-C dir] resource NAME [--singular SINGULAR] FIELD:TYPE...
+  starter [-C dir] resource NAME [--singular SINGULAR] [-v] FIELD:TYPE...
       generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' 'note:string?')
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
       NAME is a plural; --singular names its singular when the English rules get it wrong or
       it is the same word (news, series)
-  starter [-C dir] field NAME FIELD:TYPE...
+  starter [-C dir] field NAME [-v] FIELD:TYPE...
       add fields to a generated resource (e.g. orders 'tracking_code:string?'): its model,
       DTOs, list filters and test as resource would write them with the fields, a migration
       that adds the columns (a required one with a default: its type's zero value, an enum's
       first value), the contract and the clients
-  starter [-C dir] field --remove NAME FIELD
+  starter [-C dir] field --remove NAME [-v] FIELD
       drop a field of a generated resource, with a migration that drops its column (its down
       adds it back, without the values it held)
-  starter [-C dir] remove NAME
+  starter [-C dir] remove NAME [-v]
       delete a generated resource's files and its registration in app/app.go, as long as
       every file is as generated
   starter help
       print this help (also -h and --help, after any command)
+each command but help then writes the contract and the clients again; its -v also says how
+long each step of that took
 `
 
 // errUsage is a command line that names no known command or lacks its
@@ -103,11 +105,12 @@ func dispatch(args []string, out io.Writer) error {
 				return err
 			}
 		}
-		return refreshOrSay(*dir, out)
+		return refreshOrSay(*dir, opts.Verbose, out)
 	case "resource":
 		fs := newFlags("resource")
 		var opts resourceOptions
 		fs.StringVar(&opts.Singular, "singular", "", "the singular of NAME")
+		verbose := fs.Bool("v", false, "say how long each step took")
 		pos, err := parseInterleaved(fs, args)
 		if err != nil {
 			return usageError(fmt.Errorf("resource: %w", err))
@@ -118,20 +121,24 @@ func dispatch(args []string, out io.Writer) error {
 		if err := resource(*dir, pos[0], pos[1:], opts, out); err != nil {
 			return err
 		}
-		return refreshOrSay(*dir, out)
+		return refreshOrSay(*dir, *verbose, out)
 	case "remove":
-		pos, err := parseInterleaved(newFlags("remove"), args)
+		fs := newFlags("remove")
+		var opts removeOptions
+		fs.BoolVar(&opts.Verbose, "v", false, "say how long each step took")
+		pos, err := parseInterleaved(fs, args)
 		if err != nil {
 			return usageError(fmt.Errorf("remove: %w", err))
 		}
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: remove takes one resource name", errUsage)
 		}
-		return remove(*dir, pos[0], removeOptions{}, out)
+		return remove(*dir, pos[0], opts, out)
 	case "field":
 		fs := newFlags("field")
 		var opts fieldOptions
 		fs.BoolVar(&opts.Remove, "remove", false, "drop the field named")
+		fs.BoolVar(&opts.Verbose, "v", false, "say how long each step took")
 		pos, err := parseInterleaved(fs, args)
 		if err != nil {
 			return usageError(fmt.Errorf("field: %w", err))
@@ -146,8 +153,8 @@ func dispatch(args []string, out io.Writer) error {
 
 // refreshOrSay runs refreshContract, and when it fails says to run it
 // again once fixed: the command's changes stay.
-func refreshOrSay(dir string, out io.Writer) error {
-	if err := refreshContract(dir, out); err != nil {
+func refreshOrSay(dir string, verbose bool, out io.Writer) error {
+	if err := refreshContract(dir, out, verbose); err != nil {
 		return fmt.Errorf("%w\n%s", err, refreshLater)
 	}
 	return nil

@@ -27,8 +27,11 @@ type generated struct {
 
 // removeOptions are the options of remove.
 type removeOptions struct {
+	// Verbose says how long each step of writing the contract and the
+	// clients took (-v).
+	Verbose bool
 	// refresh writes the contract and the clients again once the files are
-	// gone; nil is refreshContract. A failure undoes the change.
+	// gone; nil is refreshContract (with Verbose). A failure undoes the change.
 	refresh func(dir string, out io.Writer) error
 }
 
@@ -125,7 +128,7 @@ func remove(root, name string, opts removeOptions, out io.Writer) error {
 	}
 	refresh := opts.refresh
 	if refresh == nil {
-		refresh = refreshContract
+		refresh = contractRefresh(opts.Verbose)
 	}
 	var log strings.Builder
 	if err := commit(root, c, refresh, &log); err != nil {
