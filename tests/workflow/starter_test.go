@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -271,25 +270,7 @@ const starterAdminEmail, starterAdminPassword = "admin@example.com", "starter-ad
 // fetchBody sends one request and returns the body of a 2xx answer.
 func fetchBody(t *testing.T, method, url, token string, body any) []byte {
 	t.Helper()
-	var r io.Reader
-	if body != nil {
-		data, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, url, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res := testkit.Fetch(t, req)
+	res := call(t, method, url, token, body)
 	if res.Status/100 != 2 {
 		t.Fatalf("%s %s: status %d; body %s", method, url, res.Status, res.Body)
 	}
