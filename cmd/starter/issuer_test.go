@@ -31,7 +31,7 @@ func TestAccountsPlanFitsTheTemplate(t *testing.T) {
 			t.Errorf("the plan removes %s, which a resource server keeps", p)
 		}
 	}
-	for _, name := range []string{"app/app.go", "app/models/roles.go", "cmd/api/options.go", "cmd/api/serve.go", "cmd/api/main.go", "tests/integration/resource_server_test.go"} {
+	for _, name := range []string{"app/app.go", "app/models/roles.go", "cmd/api/options.go", "cmd/api/serve.go", "cmd/api/main.go", "tests/integration/resource_server_test.go", "tests/workflow/deps_test.go"} {
 		src, ok := writes[name]
 		if !ok {
 			t.Errorf("the plan does not write %s", name)
