@@ -193,6 +193,8 @@ func TestBadDeclarationsFailAtStartUp(t *testing.T) {
 			}),
 		}, []string{"GET /t/:name duplicates GET /t/:id"}},
 		{"a non-2xx success status", []router.Route{router.Get("/", noop, router.Status(302))}, []string{"GET /t", "302"}},
+		{"a success status just below 2xx", []router.Route{router.Get("/", noop, router.Status(199))}, []string{"GET /t", "199"}},
+		{"a success status just above 2xx", []router.Route{router.Get("/", noop, router.Status(300))}, []string{"GET /t", "300"}},
 		{"an unknown body media type", []router.Route{router.Post("/", noop, router.BodyContentType("text/csv"))}, []string{"POST /t", "text/csv"}},
 	}
 	for _, tc := range cases {
@@ -208,6 +210,12 @@ func TestBadDeclarationsFailAtStartUp(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the first and last 2xx are success statuses", func(t *testing.T) {
+		routes := []router.Route{router.Get("/first", noop, router.Status(200)), router.Get("/last", noop, router.Status(299))}
+		if _, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/t", Declared: routes}}}); err != nil {
+			t.Fatalf("router.New: %v", err)
+		}
+	})
 	t.Run("a base path with a trailing slash is rejected", func(t *testing.T) {
 		if _, err := router.New(router.Config{BasePath: "/api/"}); err == nil {
 			t.Fatal("router.New succeeded")
