@@ -209,6 +209,11 @@ func (r *rawList) auto(ctx context.Context, base string, args []any) (int, bool,
 		var n int
 		err = conn.QueryRow(cctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
 		cancel()
+		if cctx.Err() != nil {
+			// As the service does: a late cancel request must not reach
+			// the next statement of a pooled connection.
+			_ = conn.Conn().Close(context.Background())
+		}
 		conn.Release()
 		switch {
 		case err == nil:

@@ -3,6 +3,7 @@ package database
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strconv"
@@ -245,21 +246,19 @@ func (c *counter) auto(ctx context.Context, budget time.Duration, memo *budgetMe
 // itself.
 func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok bool, err error) {
 	conn := c.reader(ctx)
+	var held *sql.Conn
 	switch pool := conn.(type) {
 	case *replicaConn:
-		held, release, err := pool.hold(ctx)
-		if err != nil {
-			return 0, false, fmt.Errorf("count: %w", err)
-		}
-		defer release()
-		conn = held
+		conn, held, err = pool.hold(ctx)
 	case *sql.DB:
-		held, err := pool.Conn(ctx)
-		if err != nil {
-			return 0, false, fmt.Errorf("count: %w", err)
-		}
-		defer held.Close()
+		held, err = pool.Conn(ctx)
 		conn = held
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("count: %w", err)
+	}
+	if held != nil {
+		defer held.Close()
 	}
 	cctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -270,11 +269,29 @@ func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok b
 		// before the cancellation reached the server: a late count is not
 		// used, so that the query is remembered as over budget and its
 		// pages answer alike.
+		c.discardCancelled(held)
 		return 0, false, nil
 	case err != nil:
 		return 0, false, fmt.Errorf("count within %s: %w", budget, err)
 	}
 	return n, true, nil
+}
+
+// discardCancelled closes a PostgreSQL connection whose statement the
+// budget cancelled instead of returning it to the pool. The cancel request
+// reaches the server on a connection of its own and may land after the
+// statement is over: on a connection back in the pool, it would cancel
+// whatever statement of another request runs next there (a 57014 that
+// request did not cause). A new connection costs less, and only once a
+// minute per query over budget. SQLite keeps its connections: nothing is
+// sent to cancel there.
+func (c *counter) discardCancelled(held *sql.Conn) {
+	if held == nil || DialectOfDB(c.db) != Postgres {
+		return
+	}
+	// Raw returning driver.ErrBadConn makes database/sql close the
+	// connection when it is released.
+	_ = held.Raw(func(any) error { return driver.ErrBadConn })
 }
 
 // reader is the connection base's reads go to: the one the resolver of

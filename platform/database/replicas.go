@@ -298,21 +298,22 @@ func (c *replicaConn) ExecContext(ctx context.Context, query string, args ...any
 
 // hold takes a connection of the replica's pool for the caller's next
 // statements, or of the primary's when the replica is unavailable, and
-// returns it with its release. A statement the replica then fails for want
-// of itself runs again on the primary, as on replicaConn.
-func (c *replicaConn) hold(ctx context.Context) (bun.IConn, func() error, error) {
+// returns it with the pool's connection under it. A statement the replica then fails for want
+// of itself runs again on the primary, as on replicaConn. Closing the
+// *sql.Conn it returns releases it.
+func (c *replicaConn) hold(ctx context.Context) (bun.IConn, *sql.Conn, error) {
 	conn, err := c.n.db.Conn(ctx)
 	if c.failover(ctx, err) {
 		conn, err = c.r.primary.Conn(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		return conn, conn.Close, nil
+		return conn, conn, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return &heldReplica{replicaConn: c, conn: conn}, conn.Close, nil
+	return &heldReplica{replicaConn: c, conn: conn}, conn, nil
 }
 
 // heldReplica is a held connection of a replica.

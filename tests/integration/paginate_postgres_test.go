@@ -23,7 +23,8 @@ func TestPaginateCountsOnPostgreSQL(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	db := openDB(t, pgtest.NewDatabase(t))
+	dsn := pgtest.NewDatabase(t)
+	db := openDB(t, dsn)
 	const rows = 300_000
 	for _, stmt := range []string{
 		"CREATE TABLE bulk_items (id bigint PRIMARY KEY, n int NOT NULL)",
@@ -70,4 +71,38 @@ func TestPaginateCountsOnPostgreSQL(t *testing.T) {
 			}
 		})
 	}
+
+	// The budget ends a count with a cancel request, which the server may
+	// act on after the count is over: on a connection back in the pool it
+	// would cancel another request's next statement there. A connection
+	// whose count was cancelled is closed instead; one whose count came
+	// back in time is kept.
+	t.Run("a count the budget cancelled leaves no connection in the pool", func(t *testing.T) {
+		one := openDB(t, dsn)
+		one.SetMaxOpenConns(1)
+		one.SetMaxIdleConns(1)
+		backend := func() int {
+			t.Helper()
+			var pid int
+			if err := one.NewRaw("SELECT pg_backend_pid()").Scan(ctx, &pid); err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		count := func(s database.CountStrategy) {
+			t.Helper()
+			if _, err := database.Paginate[bulkItem](ctx, one.NewSelect().Order("id"), paging.Paging{Page: 2, Limit: 10}, database.WithCount(s)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := backend()
+		count(database.CountAuto(time.Minute))
+		if kept := backend(); kept != before {
+			t.Errorf("a count within its budget replaced the connection: backend %d, then %d", before, kept)
+		}
+		count(database.CountAuto(time.Millisecond))
+		if after := backend(); after == before {
+			t.Errorf("the connection of a cancelled count (backend %d) went back to the pool", before)
+		}
+	})
 }
