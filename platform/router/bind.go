@@ -329,27 +329,28 @@ const maxListed = 20
 // first maxListed of them). A violation of the body as a whole is named
 // "body".
 func violationsProblem(bad []openapi.Violation) *problem.Problem {
-	status, detail := http.StatusUnprocessableEntity, validationDetail
+	malformed := false
 	for _, v := range bad {
-		if v.Malformed {
-			status, detail = http.StatusBadRequest, "The request does not have the documented shape."
-			break
-		}
+		malformed = malformed || v.Malformed
 	}
-	p := problem.New(status, detail)
+	var errs []problem.FieldError
 	seen := map[string]bool{}
 	listed := 0
 	for _, v := range bad {
 		if v.Field == "" {
 			v.Field = "body"
 		}
-		if (status == http.StatusBadRequest && !v.Malformed) || seen[v.Field] {
+		if (malformed && !v.Malformed) || seen[v.Field] {
 			continue
 		}
 		seen[v.Field] = true
 		if listed++; listed <= maxListed {
-			p.Errors = append(p.Errors, problem.FieldError{Field: v.Field, Message: v.Message})
+			errs = append(errs, problem.FieldError{Field: v.Field, Message: v.Message})
 		}
+	}
+	p := problem.Invalid(errs...)
+	if malformed {
+		p = problem.Malformed("The request does not have the documented shape.", errs...)
 	}
 	if listed > maxListed {
 		p.Detail = fmt.Sprintf("%s The first %d of %d errors are listed.", p.Detail, maxListed, listed)
@@ -357,12 +358,7 @@ func violationsProblem(bad []openapi.Violation) *problem.Problem {
 	return p
 }
 
-// validationDetail is the detail of every 422.
-const validationDetail = "The request failed validation."
-
 // fieldProblem is a problem naming one input field and what is wrong with it.
 func fieldProblem(status int, detail, field, message string) *problem.Problem {
-	p := problem.New(status, detail)
-	p.Errors = []problem.FieldError{{Field: field, Message: message}}
-	return p
+	return problem.Malformed(detail, problem.FieldError{Field: field, Message: message})
 }
