@@ -111,14 +111,8 @@ var (
 	errInvalidCredentials = problem.Declare(401, "invalid_credentials", "Invalid email or password")
 )
 
-// errs converts declared errors the way the router does.
-func errs(es ...*problem.Error) []openapi.ErrorResponse {
-	out := make([]openapi.ErrorResponse, len(es))
-	for i, e := range es {
-		out[i] = openapi.ErrorResponse{Status: e.Status, Code: e.Code, Title: e.Title}
-	}
-	return out
-}
+// errs lists declared errors.
+func errs(es ...*problem.Error) []*problem.Error { return es }
 
 // usersAPI returns the routes of the users API.
 func usersAPI() []openapi.Route {

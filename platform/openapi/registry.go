@@ -1,6 +1,8 @@
 package openapi
 
 import (
+	"github.com/asapjs/fiber-template/platform/problem"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -40,7 +42,7 @@ type Registry struct {
 	tags         map[string]bool
 	// errors are the declared errors of every route by code, for the
 	// ProblemCode enum.
-	errors map[string]ErrorResponse
+	errors map[string]*problem.Error
 	// roles are the roles routes require, the OAuthLogin scopes.
 	roles map[string]bool
 	// clients is set once a route takes a client's credentials: the
@@ -65,7 +67,7 @@ func New(cfg Config) *Registry {
 		shapes:       map[string]string{},
 		operationIDs: map[string]string{},
 		tags:         map[string]bool{},
-		errors:       map[string]ErrorResponse{},
+		errors:       map[string]*problem.Error{},
 		roles:        map[string]bool{},
 	}
 }

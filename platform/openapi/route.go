@@ -7,19 +7,9 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-)
 
-// ErrorResponse is one declared error of a route, documented as a problem
-// response under its status.
-type ErrorResponse struct {
-	// Status is the HTTP status, 4xx or 5xx.
-	Status int
-	// Code is the stable machine-readable code of the error.
-	Code string
-	// Title is the short summary; the titles of the errors a route declares
-	// with one status are joined into that response's description.
-	Title string
-}
+	"github.com/asapjs/fiber-template/platform/problem"
+)
 
 // Route declares the operation of one route.
 type Route struct {
@@ -49,8 +39,10 @@ type Route struct {
 	Output reflect.Type
 	// Status is the success status. Default: 200.
 	Status int
-	// Errors are the errors the route declares.
-	Errors []ErrorResponse
+	// Errors are the declared errors the route may answer, each documented
+	// as a problem response under its status; the titles of the errors of
+	// one status are joined into that response's description.
+	Errors []*problem.Error
 	// Auth reports whether the route requires a bearer JWT.
 	Auth bool
 	// OptionalAuth reports whether the route reads a bearer JWT when one is
@@ -98,7 +90,7 @@ type Route struct {
 //		Summary: "Get a user",
 //		Input:   reflect.TypeFor[GetUserInput](),
 //		Output:  reflect.TypeFor[dto.User](),
-//		Errors:  []openapi.ErrorResponse{{Status: 404, Code: "user_not_found", Title: "User not found"}},
+//		Errors:  []*problem.Error{ErrUserNotFound},
 //		Auth:    true,
 //	})
 //
@@ -175,7 +167,10 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	}
 
 	for _, e := range rt.Errors {
-		if prev, ok := r.errors[e.Code]; ok && prev != e {
+		if e == nil {
+			return nil, nil, errors.New("nil declared error")
+		}
+		if prev, ok := r.errors[e.Code]; ok && (prev.Status != e.Status || prev.Title != e.Title) {
 			return nil, nil, fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
 		}
 	}

@@ -157,7 +157,7 @@ func TestAddRouteRejects(t *testing.T) {
 			openapi.Route{Method: "DELETE", Path: "/x", Status: 204, Output: reflect.TypeFor[User]()}, "status 204 has no content"},
 		{"an error status as success", nil, openapi.Route{Method: "GET", Path: "/x", Status: 500}, "success status 500"},
 		{"a declared error that is not an error", nil,
-			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{{Status: 302, Code: "moved"}}}, "want 4xx or 5xx"},
+			openapi.Route{Method: "GET", Path: "/x", Errors: []*problem.Error{{Status: 302, Code: "moved"}}}, "want 4xx or 5xx"},
 		{"an unknown body media type", nil,
 			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[bodyInput](), BodyContentTypes: []string{"text/plain"}}, `"text/plain"`},
 		{"a body media type listed twice", nil,
@@ -223,9 +223,9 @@ func TestFailedRouteChangesNothing(t *testing.T) {
 
 func TestResponses(t *testing.T) {
 	t.Parallel()
-	notFound := openapi.ErrorResponse{Status: 404, Code: "user_not_found", Title: "User not found"}
-	gone := openapi.ErrorResponse{Status: 404, Code: "user_deleted", Title: "User deleted"}
-	bad := openapi.ErrorResponse{Status: 400, Code: "bad_cursor", Title: "Bad cursor"}
+	notFound := problem.Declare(404, "user_not_found", "User not found")
+	gone := problem.Declare(404, "user_deleted", "User deleted")
+	bad := problem.Declare(400, "bad_cursor", "Bad cursor")
 	cases := []struct {
 		name string
 		rt   openapi.Route
@@ -256,13 +256,13 @@ func TestResponses(t *testing.T) {
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[paging.Query]()},
 			map[string]string{"200": "OK", "400": "Bad Request: malformed input", "500": "Internal Server Error"}},
 		{"a declared error joins the router's reason for its status",
-			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []openapi.ErrorResponse{bad}},
+			openapi.Route{Method: "GET", Path: "/x/:id", Input: reflect.TypeFor[idInput](), Errors: []*problem.Error{bad}},
 			map[string]string{"200": "OK", "400": "Malformed input / Bad cursor", "500": "Internal Server Error"}},
 		{"a declared error alone where the router does not answer its status",
-			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{bad}},
+			openapi.Route{Method: "GET", Path: "/x", Errors: []*problem.Error{bad}},
 			map[string]string{"200": "OK", "400": "Bad cursor", "500": "Internal Server Error"}},
 		{"errors of one status join their titles once each",
-			openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{notFound, gone, notFound}},
+			openapi.Route{Method: "GET", Path: "/x", Errors: []*problem.Error{notFound, gone, notFound}},
 			map[string]string{"200": "OK", "404": "User not found / User deleted", "500": "Internal Server Error"}},
 		{"a created status is the success",
 			openapi.Route{Method: "POST", Path: "/x", Status: 201, Output: reflect.TypeFor[User]()},
@@ -494,7 +494,7 @@ func ptr[T any](v T) *T { return &v }
 // wantProblemExample checks that an error response is a Problem whose
 // example agrees with its status: a declared error's code and title when
 // the route declares one with that status, about:blank otherwise.
-func wantProblemExample(t *testing.T, status string, resp *openapi.Response, declared []openapi.ErrorResponse) {
+func wantProblemExample(t *testing.T, status string, resp *openapi.Response, declared []*problem.Error) {
 	t.Helper()
 	mt := resp.Content["application/problem+json"]
 	if mt == nil || mt.Schema == nil || mt.Schema.Ref != "#/components/schemas/Problem" {
@@ -526,10 +526,10 @@ func wantProblemExample(t *testing.T, status string, resp *openapi.Response, dec
 
 func TestRetryAfterIsDocumented(t *testing.T) {
 	t.Parallel()
-	busy := openapi.ErrorResponse{Status: 503, Code: "busy", Title: "Busy"}
-	limited := openapi.ErrorResponse{Status: 429, Code: "limited", Title: "Limited"}
-	missing := openapi.ErrorResponse{Status: 404, Code: "missing", Title: "Missing"}
-	_, _, op := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/x", Errors: []openapi.ErrorResponse{busy, limited, missing}})
+	busy := problem.Declare(503, "busy", "Busy")
+	limited := problem.Declare(429, "limited", "Limited")
+	missing := problem.Declare(404, "missing", "Missing")
+	_, _, op := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/x", Errors: []*problem.Error{busy, limited, missing}})
 	for status, want := range map[string]bool{"503": true, "429": true, "404": false, "500": false} {
 		h := op.Responses[status].Headers["Retry-After"]
 		if (h != nil) != want {
@@ -543,9 +543,9 @@ func TestRetryAfterIsDocumented(t *testing.T) {
 
 func TestResponseHeadersAreDocumented(t *testing.T) {
 	t.Parallel()
-	limited := openapi.ErrorResponse{Status: 429, Code: "limited", Title: "Limited"}
+	limited := problem.Declare(429, "limited", "Limited")
 	_, _, op := operation(t, openapi.Config{}, openapi.Route{
-		Method: "POST", Path: "/x", Auth: true, Errors: []openapi.ErrorResponse{limited},
+		Method: "POST", Path: "/x", Auth: true, Errors: []*problem.Error{limited},
 		Headers: map[string]string{"Pragma": "no-cache, for HTTP/1.0 caches"},
 	})
 	has := func(status, name string) bool {
@@ -569,8 +569,8 @@ func TestResponseHeadersAreDocumented(t *testing.T) {
 	}
 	// A 401 a public route declares itself (a wrong password) is not a
 	// challenge: no WWW-Authenticate.
-	refused := openapi.ErrorResponse{Status: 401, Code: "invalid_credentials", Title: "Invalid credentials"}
-	_, _, plain := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/y", Errors: []openapi.ErrorResponse{refused}})
+	refused := problem.Declare(401, "invalid_credentials", "Invalid credentials")
+	_, _, plain := operation(t, openapi.Config{}, openapi.Route{Method: "GET", Path: "/y", Errors: []*problem.Error{refused}})
 	if plain.Responses["200"].Headers["RateLimit-Limit"] != nil {
 		t.Error("a route that cannot answer 429 documents RateLimit-Limit")
 	}

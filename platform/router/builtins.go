@@ -166,13 +166,15 @@ func (r *Router) registerDocs() error {
 	}
 	// The docs own everything under their prefix: a controller route there
 	// would be shadowed, so it fails start-up.
-	for key, name := range r.routes {
+	for key, name := range r.claimed {
 		_, path, _ := strings.Cut(key, " ")
 		if path == prefix || strings.HasPrefix(path, prefix+"/") {
 			return fmt.Errorf("router: route %s is under %s, which the docs UI and spec.json own", name, prefix)
 		}
 	}
-	r.routes[fiber.MethodGet+" "+prefix] = "GET " + prefix + " (docs)"
+	if err := r.claim(fiber.MethodGet, prefix, "GET "+prefix+" (docs)"); err != nil {
+		return err
+	}
 	r.docsGuard = guard
 	if err := docs.Register(r.app, docs.Config{
 		Prefix:  prefix,
@@ -213,11 +215,11 @@ func (r *Router) documentBindings() error {
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
-	for _, rb := range r.bindings {
-		rb.binding.document(rb.op, checker)
-		if body := rb.op.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
+	for _, rc := range r.routes {
+		rc.bind.document(rc.doc, checker)
+		if body := rc.doc.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
 			r.cfg.Logger.Debug("a member of the route's body schema has no bound (maxLength, maxItems, a closed object): the server's body limit applies",
-				slog.String("route", rb.name), slog.Int64("limit", body.Limit))
+				slog.String("route", rc.op.Method+" "+rc.op.Path), slog.Int64("limit", body.Limit))
 		}
 	}
 	return nil

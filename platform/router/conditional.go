@@ -24,9 +24,9 @@ var (
 // Ctx.PreconditionFailed otherwise. A request without If-Match writes
 // unconditionally. The document lists the header, the 412 and its ETag.
 func IfMatch() Option {
-	return func(o *options) {
-		if o.ifMatch < openapi.IfMatchOptional {
-			o.ifMatch = openapi.IfMatchOptional
+	return func(op *Operation) {
+		if op.IfMatch < openapi.IfMatchOptional {
+			op.IfMatch = openapi.IfMatchOptional
 		}
 	}
 }
@@ -35,7 +35,7 @@ func IfMatch() Option {
 // problem, after authentication and before the input is read: no client
 // can overwrite a change it has not seen.
 func RequireIfMatch() Option {
-	return func(o *options) { o.ifMatch = openapi.IfMatchRequired }
+	return func(op *Operation) { op.IfMatch = openapi.IfMatchRequired }
 }
 
 // IfMatch returns the request's If-Match header: Present false without

@@ -65,10 +65,9 @@ func (r *Router) mount(c Controller) error {
 	return nil
 }
 
-var paramPattern = regexp.MustCompile(`:[^/]+`)
-
-// add builds a route with its full path, registers its handler and spec
-// entry, and fails on a duplicate method and path.
+// add builds a route with its full path and registers its handler and
+// its operation in the document (which refuses a route that serves what
+// another one already does).
 func (r *Router) add(rt Route) error {
 	name := rt.method + " " + rt.path
 	if rt.build == nil {
@@ -77,35 +76,32 @@ func (r *Router) add(rt Route) error {
 	if !strings.HasPrefix(rt.path, "/") {
 		return fmt.Errorf("router: route %s: path must start with \"/\"", name)
 	}
-	key := rt.method + " " + paramPattern.ReplaceAllString(rt.path, ":")
-	if prev, ok := r.routes[key]; ok {
-		return fmt.Errorf("router: route %s duplicates %s", name, prev)
+	if err := r.claim(rt.method, rt.path, name); err != nil {
+		return err
 	}
-	o, err := buildOptions(rt.opts)
+	op, err := newOperation(rt.method, rt.path, rt.opts)
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	h, rb, err := rt.build(r, rt.path, o)
+	h, rc, err := rt.build(r, op)
 	if err != nil {
 		return fmt.Errorf("router: route %s: %w", name, err)
 	}
-	rb.name = name
 	methods := []string{rt.method}
 	if rt.method == fiber.MethodGet {
 		// RFC 9110, section 9.1: a resource that answers GET answers HEAD,
 		// with the same status and headers and no body.
 		methods = append(methods, fiber.MethodHead)
 	}
-	if rb.binding.body != nil {
+	if rc.bind.body != nil {
 		for _, m := range methods {
 			if err := r.bodies.add(m, rt.path); err != nil {
 				return err
 			}
 		}
 	}
-	r.bindings = append(r.bindings, rb)
-	r.routes[key] = name
-	handlers := append(o.middleware[:len(o.middleware):len(o.middleware)], h)
+	r.routes = append(r.routes, rc)
+	handlers := append(op.Middleware[:len(op.Middleware):len(op.Middleware)], h)
 	for _, m := range methods {
 		r.app.Add(m, rt.path, handlers...)
 	}
@@ -150,3 +146,19 @@ func (g Group) Description() string { return g.About }
 
 // Routes returns g.Declared.
 func (g Group) Routes() []Route { return g.Declared }
+
+// paramPattern matches a path parameter.
+var paramPattern = regexp.MustCompile(`:[^/]+`)
+
+// claim records that the router serves method and path, as name, and
+// refuses a second route that would serve the same requests: the one check
+// of controller routes and built-in ones alike (parameter names aside,
+// /a/:id and /a/:key are one route).
+func (r *Router) claim(method, path, name string) error {
+	key := method + " " + paramPattern.ReplaceAllString(path, ":")
+	if prev, ok := r.claimed[key]; ok {
+		return fmt.Errorf("router: route %s duplicates %s", name, prev)
+	}
+	r.claimed[key] = name
+	return nil
+}

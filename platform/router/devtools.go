@@ -103,12 +103,7 @@ func (r *Router) registerDevTools() error {
 // claimBuiltin records a built-in GET route, so that a controller route of
 // the same path fails start-up instead of being shadowed.
 func (r *Router) claimBuiltin(path string, ext Extension) error {
-	key := fiber.MethodGet + " " + path
-	if prev, ok := r.routes[key]; ok {
-		return fmt.Errorf("router: built-in route GET %s duplicates %s", path, prev)
-	}
-	r.routes[key] = "GET " + path + " (" + ext.Name() + ")"
-	return nil
+	return r.claim(fiber.MethodGet, path, "built-in route GET "+path+" ("+ext.Name()+")")
 }
 
 // serveSync answers GET {BasePath}/sync; a failure is a 500 whose cause

@@ -48,7 +48,7 @@ var (
 // subject, or anonymous) and the route. A failed request (an error, not a
 // 2xx) keeps nothing: its retry runs again. Requests without the header run
 // as usual. The document lists the header and both problems.
-func Idempotent() Option { return func(o *options) { o.idempotent = true } }
+func Idempotent() Option { return func(op *Operation) { op.Idempotent = true } }
 
 // replayedHeaders are the headers of an answer kept with it.
 var replayedHeaders = []string{

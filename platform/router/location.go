@@ -17,7 +17,7 @@ import (
 // answers Location: /api/users/42. The document declares the header. A
 // route that does not answer 201, or a name that is not such a member,
 // fails at start-up.
-func Location(template string) Option { return func(o *options) { o.location = template } }
+func Location(template string) Option { return func(op *Operation) { op.Location = template } }
 
 // location is the Location of a route's answers, made at start-up.
 type location struct {

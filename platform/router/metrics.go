@@ -109,11 +109,9 @@ func (r *Router) registerMetrics() error {
 	if r.cfg.Metrics == nil || r.cfg.MetricsElsewhere {
 		return nil
 	}
-	key := fiber.MethodGet + " " + metricsPath
-	if prev, ok := r.routes[key]; ok {
-		return fmt.Errorf("router: route %s collides with the metrics endpoint", prev)
+	if err := r.claim(fiber.MethodGet, metricsPath, "the metrics endpoint GET "+metricsPath); err != nil {
+		return err
 	}
-	r.routes[key] = key
 	handler := adaptor.HTTPHandler(promhttp.HandlerFor(r.cfg.Metrics, promhttp.HandlerOpts{}))
 	if r.docsGuard != nil {
 		r.app.Get(metricsPath, r.docsGuard, handler)

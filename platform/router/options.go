@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -26,54 +25,27 @@ const (
 	MediaMergePatch = openapi.MediaMergePatch
 )
 
-// options are what a route's Go types cannot say.
-type options struct {
-	summary, description, operationID, tag string
-	auth, optionalAuth                     bool
-	deprecation                            *openapi.Deprecation
-	ifMatch                                openapi.IfMatch
-	idempotent                             bool
-	roles                                  []string
-	sort                                   []string
-	status                                 int
-	errors                                 []*problem.Error
-	contentTypes                           []string
-	// headers are what the handler sets on its success, documented.
-	headers map[string]string
-	// location is the template of a 201's Location (see Location).
-	location string
-	// middleware run after the route matched, before its authentication.
-	middleware []fiber.Handler
-	// bodyLimit is the declared largest body; 0 leaves the schema's bound.
-	bodyLimit int
-	// decompress accepts a gzip Content-Encoding on the body.
-	decompress bool
-	// clients, when set, are the clients whose credentials the route
-	// requires (ClientAuth).
-	clients Clients
-}
-
-// Option sets one of a route's options.
-type Option func(*options)
+// Option sets part of a route's Operation.
+type Option func(*Operation)
 
 // Header documents a header that the route's handler sets on its success
 // answer, with its description: the router documents the headers it sets
 // itself (ETag, Link, Location and the like), not what a handler adds.
 func Header(name, description string) Option {
-	return func(o *options) {
-		if o.headers == nil {
-			o.headers = map[string]string{}
+	return func(op *Operation) {
+		if op.Headers == nil {
+			op.Headers = map[string]string{}
 		}
-		o.headers[name] = description
+		op.Headers[name] = description
 	}
 }
 
 // Summary sets the one-line summary of the route (the operation's summary
 // in the document).
-func Summary(s string) Option { return func(o *options) { o.summary = s } }
+func Summary(s string) Option { return func(op *Operation) { op.Summary = s } }
 
 // Description sets the detailed description of the route.
-func Description(s string) Option { return func(o *options) { o.description = s } }
+func Description(s string) Option { return func(op *Operation) { op.Description = s } }
 
 // Deprecated marks the route deprecated: the document says so (deprecated:
 // true, with the headers below on every response), and every answer of the
@@ -87,22 +59,22 @@ func Description(s string) Option { return func(o *options) { o.description = s 
 //		time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC),
 //		"https://example.com/changes#legacy"))
 func Deprecated(since, sunset time.Time, link string) Option {
-	return func(o *options) {
-		o.deprecation = &openapi.Deprecation{Since: since, Sunset: sunset, Link: link}
+	return func(op *Operation) {
+		op.Deprecation = &openapi.Deprecation{Since: since, Sunset: sunset, Link: link}
 	}
 }
 
 // Auth requires a valid bearer access token, verified with
 // Config.TokenKeys (Ed25519 or HS256) and Config.TokenChecker; the handler
 // reads its claims with Ctx.Claims.
-func Auth() Option { return func(o *options) { o.auth = true } }
+func Auth() Option { return func(op *Operation) { op.Auth = true } }
 
 // OptionalAuth reads a bearer token when the request sends one: a valid
 // token gives the handler its claims (Ctx.Caller), an invalid one is a 401,
 // and a request without one reaches the handler anonymously. It suits
 // public routes that do more for some callers, such as a sign-up where
 // admins may choose the role.
-func OptionalAuth() Option { return func(o *options) { o.optionalAuth = true } }
+func OptionalAuth() Option { return func(op *Operation) { op.OptionalAuth = true } }
 
 // Clients checks the credentials of a client, another service, calling a
 // route declared with ClientAuth; *basicauth.Accounts is one.
@@ -118,7 +90,9 @@ type Clients interface {
 // document lists the route under the clientAuth scheme.
 //
 //	router.Post("/introspect", a.introspect, router.ClientAuth(basicauth.New(clients)))
-func ClientAuth(clients Clients) Option { return func(o *options) { o.clients = clients } }
+func ClientAuth(clients Clients) Option {
+	return func(op *Operation) { op.Clients, op.ClientAuth = clients, clients != nil }
+}
 
 // Roles requires a valid bearer token (as Auth does) whose role is one of
 // roles; any other caller gets a 403 problem before its input is read. The
@@ -127,35 +101,35 @@ func ClientAuth(clients Clients) Option { return func(o *options) { o.clients = 
 //
 //	router.Get("/", users.list, router.Roles("admin"))
 func Roles(roles ...string) Option {
-	return func(o *options) {
-		o.auth = true
-		o.roles = append(o.roles, roles...)
+	return func(op *Operation) {
+		op.Auth = true
+		op.Roles = append(op.Roles, roles...)
 	}
 }
 
 // Status sets the success status: 200 by default, 201 for a create, 204 for
 // no content.
-func Status(code int) Option { return func(o *options) { o.status = code } }
+func Status(code int) Option { return func(op *Operation) { op.Status = code } }
 
 // Errors lists the declared errors the handler may return, each documented
 // under its status in the spec.
 func Errors(errs ...*problem.Error) Option {
-	return func(o *options) { o.errors = append(o.errors, errs...) }
+	return func(op *Operation) { op.Errors = append(op.Errors, errs...) }
 }
 
 // BodyContentType sets the media types the body is accepted as: MediaJSON
 // (the default), MediaForm or MediaMultipart. Others are answered with 415.
 // A MergePatch body is always MediaMergePatch.
 func BodyContentType(types ...string) Option {
-	return func(o *options) { o.contentTypes = append(o.contentTypes, types...) }
+	return func(op *Operation) { op.BodyContentTypes = append(op.BodyContentTypes, types...) }
 }
 
 // OperationID sets the operationId, the method name generated clients use.
 // By default it is derived from the method and the path.
-func OperationID(id string) Option { return func(o *options) { o.operationID = id } }
+func OperationID(id string) Option { return func(op *Operation) { op.OperationID = id } }
 
 // Tag overrides the controller's documentation tag for one route.
-func Tag(tag string) Option { return func(o *options) { o.tag = tag } }
+func Tag(tag string) Option { return func(op *Operation) { op.Tag = tag } }
 
 // Use runs handlers on this route only, in order, once the route matched
 // and before its authentication and input are read: whatever spelling of
@@ -164,50 +138,44 @@ func Tag(tag string) Option { return func(o *options) { o.tag = tag } }
 //
 //	router.Post("/login", a.login, router.Use(authLimit))
 func Use(handlers ...fiber.Handler) Option {
-	return func(o *options) { o.middleware = append(o.middleware, handlers...) }
+	return func(op *Operation) { op.Middleware = append(op.Middleware, handlers...) }
 }
 
 // BodyLimit caps the route's request body at n bytes. The effective limit
 // is the smallest of n, the largest body the route's schema can accept and
 // Config.BodyLimit; a larger body is a 413 before it is read.
-func BodyLimit(n int) Option { return func(o *options) { o.bodyLimit = n } }
+func BodyLimit(n int) Option { return func(op *Operation) { op.BodyLimit = int64(n) } }
 
 // Decompress accepts a request body sent with Content-Encoding: gzip (one
 // coding, once). It is decompressed as it is read and the route's body
 // limit counts the decompressed bytes. Without it, a body with any
 // Content-Encoding but identity is a 415.
-func Decompress() Option { return func(o *options) { o.decompress = true } }
+func Decompress() Option { return func(op *Operation) { op.Encodings = []string{"gzip"} } }
 
-func buildOptions(opts []Option) (options, error) {
-	o := options{status: http.StatusOK}
-	for _, opt := range opts {
-		opt(&o)
+// check refuses what no route may declare: a success status that is not
+// 2xx, a nil declared error or middleware, a negative body limit, a
+// deprecation without its date or with a sunset before it.
+func (op *Operation) check() error {
+	if op.Status < 200 || op.Status > 299 {
+		return fmt.Errorf("success status %d is not 2xx", op.Status)
 	}
-	if o.status < 200 || o.status > 299 {
-		return o, fmt.Errorf("success status %d is not 2xx", o.status)
-	}
-	for _, e := range o.errors {
+	for _, e := range op.Errors {
 		if e == nil {
-			return o, fmt.Errorf("nil declared error")
+			return fmt.Errorf("nil declared error")
 		}
 	}
-	for _, m := range o.middleware {
+	for _, m := range op.Middleware {
 		if m == nil {
-			return o, fmt.Errorf("nil route middleware")
+			return fmt.Errorf("nil route middleware")
 		}
 	}
-	if o.bodyLimit < 0 {
-		return o, fmt.Errorf("negative body limit %d", o.bodyLimit)
+	if op.BodyLimit < 0 {
+		return fmt.Errorf("negative body limit %d", op.BodyLimit)
 	}
-	if d := o.deprecation; d != nil {
-		if err := checkDeprecation(d); err != nil {
-			return o, err
-		}
-		// First, so that every answer carries the headers, whatever
-		// answers it.
-		o.middleware = append([]fiber.Handler{deprecationHeaders(d)}, o.middleware...)
+	if d := op.Deprecation; d != nil {
+		return checkDeprecation(d)
 	}
-	return o, nil
+	return nil
 }
 
 // checkDeprecation refuses a deprecation without a date, a sunset before
@@ -263,4 +231,4 @@ func deprecationHeaders(d *openapi.Deprecation) fiber.Handler {
 // does.
 //
 //	router.Get("/", c.list, router.Sort("created_at", "name"))
-func Sort(keys ...string) Option { return func(o *options) { o.sort = keys } }
+func Sort(keys ...string) Option { return func(op *Operation) { op.Sort = keys } }

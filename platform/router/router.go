@@ -27,16 +27,17 @@ type Router struct {
 	newID func(dst []byte) []byte
 	// keys verify the bearer tokens; nil when no route may need them.
 	keys *token.Keys
-	// bindings are the routes' bindings, handed their schemas once the
-	// spec is built.
-	bindings []routeBinding
-	health   HealthChecker
-	outages  []OutageDetector
+	// routes are the mounted routes, their bindings handed their schemas
+	// once the document is built.
+	routes []*compiled
+	// claimed are the routes served, by method and path shape (claim).
+	claimed map[string]string
+	health  HealthChecker
+	outages []OutageDetector
 	// readiness are the extensions /readyz asks besides health.
 	readiness []ReadinessChecker
 	// draining is set by Drain: /readyz answers 503.
 	draining atomic.Bool
-	routes   map[string]string
 	// bodies are the routes that declare a request body: a request with
 	// a body for any other is refused unread (bodiless.go).
 	bodies bodyRoutes
@@ -67,11 +68,11 @@ func New(cfg Config) (*Router, error) {
 		return nil, err
 	}
 	r := &Router{
-		cfg:    cfg,
-		spec:   openapi.New(specConfig(cfg, tags)),
-		tokens: newTokenCache(cfg.TokenCacheSize),
-		routes: make(map[string]string),
-		bodies: bodyRoutes{},
+		cfg:     cfg,
+		spec:    openapi.New(specConfig(cfg, tags)),
+		tokens:  newTokenCache(cfg.TokenCacheSize),
+		bodies:  bodyRoutes{},
+		claimed: map[string]string{},
 	}
 	r.keys = cfg.TokenKeys
 	if r.keys == nil && len(cfg.JWTSecret) > 0 {
