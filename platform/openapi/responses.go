@@ -74,8 +74,43 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	if err != nil {
 		return nil, fmt.Errorf("problem schema: %w", err)
 	}
-	out := map[string]*Response{}
+	success, err := g.success(rt, status)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*Response{strconv.Itoa(status): success}
+	declared, err := declaredErrors(rt.Errors)
+	if err != nil {
+		return nil, err
+	}
+	problemResponse := func(desc string, example *problem.Problem) *Response {
+		ref := *problemRef
+		// A problem always marshals: it holds strings and numbers only.
+		raw, _ := json.Marshal(example)
+		return &Response{Description: desc, Content: map[string]*MediaType{problem.ContentType: {Schema: &ref, Example: raw}}}
+	}
+	for _, d := range routerErrors(rt, in) {
+		_, detail, _ := strings.Cut(d.desc, ": ")
+		if detail == "" {
+			detail = d.desc
+		}
+		if titles, ok := declared.titles[d.status]; ok {
+			// The router answers this status too: its reason comes first.
+			declared.titles[d.status] = append([]string{strings.ToUpper(detail[:1]) + detail[1:]}, titles...)
+			continue
+		}
+		out[strconv.Itoa(d.status)] = problemResponse(d.desc, problem.New(d.status, detail))
+	}
+	for _, st := range declared.statuses {
+		out[strconv.Itoa(st)] = problemResponse(strings.Join(declared.titles[st], " / "), declared.examples[st])
+	}
+	errorHeaders(rt, in, out)
+	return out, nil
+}
 
+// success documents the success response of rt under status: its body
+// and the headers the router and the handler set on it.
+func (g *gen) success(rt Route, status int) (*Response, error) {
 	success := &Response{Description: http.StatusText(status)}
 	if success.Description == "" {
 		success.Description = "Success"
@@ -100,66 +135,78 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 	for _, name := range slices.Sorted(maps.Keys(rt.Headers)) {
 		success.setHeader(name, textHeader(rt.Headers[name]))
 	}
-	out[strconv.Itoa(status)] = success
+	return success, nil
+}
 
-	var statuses []int
-	titles := map[int][]string{}
-	// examples holds, per status, the problem of the first error declared
-	// with it: what a client really gets, code included.
-	examples := map[int]*problem.Problem{}
-	for _, e := range rt.Errors {
+// declared are a route's declared errors by status.
+type declared struct {
+	// statuses in the order first declared; titles per status, each once;
+	// examples per status, the problem of the first error declared with
+	// it: what a client really gets, code included.
+	statuses []int
+	titles   map[int][]string
+	examples map[int]*problem.Problem
+}
+
+// declaredErrors groups errs by status, and refuses one that is not 4xx
+// or 5xx.
+func declaredErrors(errs []*problem.Error) (declared, error) {
+	d := declared{titles: map[int][]string{}, examples: map[int]*problem.Problem{}}
+	for _, e := range errs {
 		if e.Status < 400 || e.Status > 599 {
-			return nil, fmt.Errorf("error %q has status %d, want 4xx or 5xx", e.Code, e.Status)
+			return d, fmt.Errorf("error %q has status %d, want 4xx or 5xx", e.Code, e.Status)
 		}
 		title := e.Title
 		if title == "" {
 			title = http.StatusText(e.Status)
 		}
-		if _, seen := titles[e.Status]; !seen {
-			statuses = append(statuses, e.Status)
-			examples[e.Status] = &problem.Problem{Type: problem.TypeURI(e.Code), Title: title, Status: e.Status, Detail: title, Code: e.Code}
+		if _, seen := d.titles[e.Status]; !seen {
+			d.statuses = append(d.statuses, e.Status)
+			d.examples[e.Status] = &problem.Problem{Type: problem.TypeURI(e.Code), Title: title, Status: e.Status, Detail: title, Code: e.Code}
 		}
-		if !slices.Contains(titles[e.Status], title) {
-			titles[e.Status] = append(titles[e.Status], title)
+		if !slices.Contains(d.titles[e.Status], title) {
+			d.titles[e.Status] = append(d.titles[e.Status], title)
 		}
 	}
-	problemResponse := func(desc string, example *problem.Problem) *Response {
-		ref := *problemRef
-		// A problem always marshals: it holds strings and numbers only.
-		raw, _ := json.Marshal(example)
-		return &Response{Description: desc, Content: map[string]*MediaType{problem.ContentType: {Schema: &ref, Example: raw}}}
-	}
-	defaults := []struct {
-		status int
-		desc   string
-		when   bool
+	return d, nil
+}
+
+// routerError is an error the router answers for every route of a kind.
+type routerError struct {
+	status int
+	desc   string
+}
+
+// routerErrors are the errors the router itself answers rt with, by the
+// shape of its input in: 400 for routes that bind input, 411, 413 and 415
+// for routes with a body, 422 for inputs with rules, 401 behind auth and
+// 500 for all.
+func routerErrors(rt Route, in *input) []routerError {
+	all := []struct {
+		routerError
+		when bool
 	}{
-		{http.StatusBadRequest, descBadRequest, in.declared},
-		{http.StatusLengthRequired, descLength, in.body != nil && in.body.Content[MediaMultipart] != nil},
-		{http.StatusRequestEntityTooLarge, descTooLarge, in.body != nil},
-		{http.StatusUnsupportedMediaType, descMediaType, in.body != nil},
-		{http.StatusUnprocessableEntity, descInvalid, in.checked},
-		{http.StatusUnauthorized, descUnauthorize, rt.Auth},
-		{http.StatusInternalServerError, descInternal, true},
+		{routerError{http.StatusBadRequest, descBadRequest}, in.declared},
+		{routerError{http.StatusLengthRequired, descLength}, in.body != nil && in.body.Content[MediaMultipart] != nil},
+		{routerError{http.StatusRequestEntityTooLarge, descTooLarge}, in.body != nil},
+		{routerError{http.StatusUnsupportedMediaType, descMediaType}, in.body != nil},
+		{routerError{http.StatusUnprocessableEntity, descInvalid}, in.checked},
+		{routerError{http.StatusUnauthorized, descUnauthorize}, rt.Auth},
+		{routerError{http.StatusInternalServerError, descInternal}, true},
 	}
-	for _, d := range defaults {
-		if !d.when {
-			continue
+	var out []routerError
+	for _, e := range all {
+		if e.when {
+			out = append(out, e.routerError)
 		}
-		_, detail, _ := strings.Cut(d.desc, ": ")
-		if detail == "" {
-			detail = d.desc
-		}
-		if declared, ok := titles[d.status]; ok {
-			// The router answers this status too: its reason comes first.
-			titles[d.status] = append([]string{strings.ToUpper(detail[:1]) + detail[1:]}, declared...)
-			continue
-		}
-		out[strconv.Itoa(d.status)] = problemResponse(d.desc, problem.New(d.status, detail))
 	}
-	for _, st := range statuses {
-		out[strconv.Itoa(st)] = problemResponse(strings.Join(titles[st], " / "), examples[st])
-	}
+	return out
+}
+
+// errorHeaders documents the headers of the error responses out of rt: a
+// 429's or 503's Retry-After, a 415's Accept-Encoding and, on a merge
+// patch, its Accept-Patch, a 401's challenge.
+func errorHeaders(rt Route, in *input, out map[string]*Response) {
 	for _, st := range []int{http.StatusTooManyRequests, http.StatusServiceUnavailable} {
 		if r := out[strconv.Itoa(st)]; r != nil {
 			r.setHeader("Retry-After", countHeader("Seconds to wait before retrying"))
@@ -179,7 +226,6 @@ func (g *gen) responses(rt Route, status int, in *input) (map[string]*Response, 
 			r.setHeader("WWW-Authenticate", textHeader(`The scheme to authenticate with (RFC 6750): Bearer, with error="invalid_token" when the token was refused`))
 		}
 	}
-	return out, nil
 }
 
 // deprecationHeaders documents the headers of deprecation d on every

@@ -124,40 +124,14 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	if rt.ClientAuth && (rt.Auth || rt.OptionalAuth || len(rt.Roles) > 0) {
 		return nil, nil, errors.New("ClientAuth takes a client's credentials, not a bearer token (Auth, OptionalAuth, Roles)")
 	}
-	template, params, err := parsePath(rt.Path)
+	pl, err := r.place(method, rt.Path)
 	if err != nil {
 		return nil, nil, err
 	}
-	base, root := serverBase(r.cfg.ServerURL)
-	key, outside := relativePath(template, base)
-	var servers []Server
-	if outside {
-		servers = []Server{{URL: root}}
+	id, err := r.operationID(method, pl.template, rt.OperationID)
+	if err != nil {
+		return nil, nil, err
 	}
-	item := r.paths[key]
-	if item != nil {
-		if *item.slot(method) != nil {
-			return nil, nil, fmt.Errorf("duplicate route: %s %s is already declared", method, key)
-		}
-		if len(item.Servers) != len(servers) {
-			return nil, nil, fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
-		}
-	}
-	shape := pathShape(key)
-	if other, ok := r.shapes[shape]; ok && other != key {
-		return nil, nil, fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
-	}
-
-	id := rt.OperationID
-	if id == "" {
-		id = deriveOperationID(method, template)
-	} else if !operationIDRE.MatchString(id) {
-		return nil, nil, fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
-	}
-	if other, ok := r.operationIDs[id]; ok {
-		return nil, nil, fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
-	}
-
 	status := rt.Status
 	if status == 0 {
 		status = http.StatusOK
@@ -165,21 +139,97 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	if status < 200 || status > 399 {
 		return nil, nil, fmt.Errorf("success status %d, want 2xx or 3xx", status)
 	}
+	if err := r.checkErrors(rt.Errors); err != nil {
+		return nil, nil, err
+	}
+	op, in, err := g.operation(rt, method, status, pl.params)
+	if err != nil {
+		return nil, nil, err
+	}
+	op.OperationID = id
+	// Nothing below fails, so the route is added whole or not at all.
+	r.commit(method, rt, pl, op)
+	return op, in.plan, nil
+}
 
-	for _, e := range rt.Errors {
-		if e == nil {
-			return nil, nil, errors.New("nil declared error")
+// placement is where a route's operation goes in the document.
+type placement struct {
+	// template is the path as the document writes it, params its
+	// parameters in order; key is the path relative to the server base,
+	// shape the path with its parameter names left out.
+	template, key, shape string
+	params               []string
+	// item is the path's item when another method has one; servers are
+	// its servers (the root, for a path outside the base).
+	item    *PathItem
+	servers []Server
+}
+
+// place finds where the operation of method and path goes, and refuses a
+// route that serves what another one does.
+func (r *Registry) place(method, path string) (placement, error) {
+	template, params, err := parsePath(path)
+	if err != nil {
+		return placement{}, err
+	}
+	base, root := serverBase(r.cfg.ServerURL)
+	key, outside := relativePath(template, base)
+	pl := placement{template: template, key: key, shape: pathShape(key), params: params, item: r.paths[key]}
+	if outside {
+		pl.servers = []Server{{URL: root}}
+	}
+	if pl.item != nil {
+		if *pl.item.slot(method) != nil {
+			return placement{}, fmt.Errorf("duplicate route: %s %s is already declared", method, key)
 		}
-		if prev, ok := r.errors[e.Code]; ok && (prev.Status != e.Status || prev.Title != e.Title) {
-			return nil, nil, fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
+		if len(pl.item.Servers) != len(pl.servers) {
+			return placement{}, fmt.Errorf("path %s is both inside and outside the server base path %q", key, base)
 		}
 	}
+	if other, ok := r.shapes[pl.shape]; ok && other != key {
+		return placement{}, fmt.Errorf("path %s matches the same requests as %s, with other parameter names", key, other)
+	}
+	return pl, nil
+}
+
+// operationID is the declared id, checked and unused, or the one derived
+// from method and template.
+func (r *Registry) operationID(method, template, declared string) (string, error) {
+	id := declared
+	if id == "" {
+		id = deriveOperationID(method, template)
+	} else if !operationIDRE.MatchString(id) {
+		return "", fmt.Errorf("operation id %q: want letters, digits, '.', '_', '~' and '-' only", id)
+	}
+	if other, ok := r.operationIDs[id]; ok {
+		return "", fmt.Errorf("operation id %q is already used by %s; set Route.OperationID", id, other)
+	}
+	return id, nil
+}
+
+// checkErrors refuses a nil declared error, and one whose code another
+// declaration gives another status or title.
+func (r *Registry) checkErrors(errs []*problem.Error) error {
+	for _, e := range errs {
+		if e == nil {
+			return errors.New("nil declared error")
+		}
+		if prev, ok := r.errors[e.Code]; ok && (prev.Status != e.Status || prev.Title != e.Title) {
+			return fmt.Errorf("declared errors %q (%d %s) and (%d %s) share a code", e.Code, prev.Status, prev.Title, e.Status, e.Title)
+		}
+	}
+	return nil
+}
+
+// operation documents the operation of rt: its parameters and body (the
+// input analysed with the path's params), its responses and security.
+func (g *gen) operation(rt Route, method string, status int, params []string) (*Operation, *input, error) {
 	in, err := g.input(rt, params)
 	if err != nil {
 		return nil, nil, err
 	}
 	if in.body != nil {
-		in.body.Limit = r.bodyLimit(rt, in.body)
+		in.body.Limit = g.r.bodyLimit(rt, in.body)
 		in.body.Encodings = slices.Clone(rt.Encodings)
 	}
 	// A malformed Idempotency-Key is a 400.
@@ -196,11 +246,10 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	in.params = append(in.params, conditional(rt, method, status, responses)...)
 	in.params = append(in.params, idempotencyKey(rt, status, responses)...)
 	deprecationHeaders(rt.Deprecation, responses)
-	r.commonHeaders(rt, responses)
+	g.r.commonHeaders(rt, responses)
 	op := &Operation{
 		Summary:     rt.Summary,
 		Description: rt.Description,
-		OperationID: id,
 		Parameters:  in.params,
 		RequestBody: in.body,
 		Responses:   responses,
@@ -210,6 +259,13 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	if rt.Tag != "" {
 		op.Tags = []string{rt.Tag}
 	}
+	secure(rt, op)
+	return op, in, nil
+}
+
+// secure sets the security requirements of the operation op of rt, and
+// names its roles in its description.
+func secure(rt Route, op *Operation) {
 	if len(rt.Roles) > 0 {
 		op.Security = &[]SecurityRequirement{{SchemeOAuthLogin: slices.Clone(rt.Roles)}, {SchemeBearer: []string{}}}
 		note := "Requires the role " + strings.Join(rt.Roles, " or ") + "."
@@ -227,15 +283,18 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 	case !rt.Auth && len(rt.Roles) == 0:
 		op.Security = &[]SecurityRequirement{}
 	}
+}
 
-	// Nothing below fails, so the route is added whole or not at all.
-	if item == nil {
-		item = &PathItem{Servers: servers}
-		r.paths[key] = item
+// commit adds the operation op of rt at its placement pl, with what the
+// document lists of it: its tag, errors, roles and client scheme.
+func (r *Registry) commit(method string, rt Route, pl placement, op *Operation) {
+	if pl.item == nil {
+		pl.item = &PathItem{Servers: pl.servers}
+		r.paths[pl.key] = pl.item
 	}
-	*item.slot(method) = op
-	r.shapes[shape] = key
-	r.operationIDs[id] = method + " " + rt.Path
+	*pl.item.slot(method) = op
+	r.shapes[pl.shape] = pl.key
+	r.operationIDs[op.OperationID] = method + " " + rt.Path
 	if rt.Tag != "" {
 		r.tags[rt.Tag] = true
 	}
@@ -246,7 +305,6 @@ func (r *Registry) addRoute(g *gen, method string, rt Route) (*Operation, *Input
 		r.roles[role] = true
 	}
 	r.clients = r.clients || rt.ClientAuth
-	return op, in.plan, nil
 }
 
 // bodyLimit is the limit of the request body rb of rt: the smallest of its
