@@ -92,34 +92,7 @@ func New(cfg Config) (*Router, error) {
 	if cfg.TracerProvider != nil {
 		r.tracing = newHTTPTracing(cfg.TracerProvider)
 	}
-	r.app = fiber.New(fiber.Config{
-		AppName:   cfg.Name,
-		BodyLimit: cfg.BodyLimit,
-		// Bodies are read by the route that binds them, after its
-		// authentication, roles and content type are checked (see
-		// bodystream.go); multipart files go to temporary files as they
-		// arrive.
-		StreamRequestBody:            true,
-		DisablePreParseMultipartForm: true,
-		// No ProxyHeader: c.IP() is the TCP peer, and the client address
-		// comes from clientip (see useMiddleware). The proxy check stays
-		// on, so X-Forwarded-Host and -Proto count from TrustedProxies
-		// only, none by default.
-		EnableTrustedProxyCheck: true,
-		TrustedProxies:          cfg.TrustedProxies,
-		DisableStartupMessage:   true,
-		// A path is the document's, letter for letter and without a
-		// trailing slash: /Users and /users/ are not /users.
-		CaseSensitive:  true,
-		StrictRouting:  true,
-		ReadTimeout:    cfg.ReadTimeout,
-		ReadBufferSize: cfg.ReadBufferSize,
-		WriteTimeout:   cfg.WriteTimeout,
-		IdleTimeout:    cfg.IdleTimeout,
-		// (5) The final error handler sees every error that did not become
-		// a response on its way up, including fasthttp's own (413).
-		ErrorHandler: r.handleError,
-	})
+	r.app = fiber.New(r.fiberConfig())
 	r.answerUnknownMethods()
 	r.readHeadsFirst()
 
@@ -217,5 +190,38 @@ func specConfig(cfg Config, tags map[string]string) openapi.Config {
 		MaxLimit:         cfg.MaxLimit,
 		TagDescriptions:  tags,
 		RequestIDHeader:  requestid.ConfigDefault.Header,
+	}
+}
+
+// fiberConfig is the configuration of the Fiber application of r.
+func (r *Router) fiberConfig() fiber.Config {
+	cfg := r.cfg
+	return fiber.Config{
+		AppName:   cfg.Name,
+		BodyLimit: cfg.BodyLimit,
+		// Bodies are read by the route that binds them, after its
+		// authentication, roles and content type are checked (see
+		// bodystream.go); multipart files go to temporary files as they
+		// arrive.
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		// No ProxyHeader: c.IP() is the TCP peer, and the client address
+		// comes from clientip (see useMiddleware). The proxy check stays
+		// on, so X-Forwarded-Host and -Proto count from TrustedProxies
+		// only, none by default.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          cfg.TrustedProxies,
+		DisableStartupMessage:   true,
+		// A path is the document's, letter for letter and without a
+		// trailing slash: /Users and /users/ are not /users.
+		CaseSensitive:  true,
+		StrictRouting:  true,
+		ReadTimeout:    cfg.ReadTimeout,
+		ReadBufferSize: cfg.ReadBufferSize,
+		WriteTimeout:   cfg.WriteTimeout,
+		IdleTimeout:    cfg.IdleTimeout,
+		// (5) The final error handler sees every error that did not become
+		// a response on its way up, including fasthttp's own (413).
+		ErrorHandler: r.handleError,
 	}
 }
