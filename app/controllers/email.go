@@ -3,7 +3,6 @@ package controllers
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"unicode"
@@ -143,7 +142,5 @@ func normalizeEmailField(field, email string) (string, error) {
 	if errors.Is(err, ErrEmailMixedScripts) {
 		msg = "must not mix scripts before the @ (such as Latin with Cyrillic or Greek)"
 	}
-	p := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
-	p.Errors = []problem.FieldError{{Field: field, Message: msg}}
-	return "", p
+	return "", problem.Invalid(problem.FieldError{Field: field, Message: msg})
 }

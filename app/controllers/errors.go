@@ -29,9 +29,9 @@ var (
 	// revoked or reused, with the code OAuth2 uses for it.
 	ErrInvalidGrant = problem.Declare(http.StatusUnauthorized, "invalid_grant", "Invalid grant")
 	// ErrForbidden answers a caller acting on another user, or asking for
-	// a role or flag only an admin may set; its code is the router's own
-	// for a missing role, so clients branch on one code.
-	ErrForbidden = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
+	// a role or flag only an admin may set: the platform's 403, the one
+	// the router answers for a missing role, so clients branch on one code.
+	ErrForbidden = problem.ErrForbidden
 	// ErrEditConflict answers a patch without If-Match that other writes
 	// kept overtaking: it was applied again patchAttempts times.
 	ErrEditConflict = problem.Declare(http.StatusConflict, "edit_conflict", "Edit conflict")
@@ -39,8 +39,9 @@ var (
 	ErrLastAdmin = problem.Declare(http.StatusConflict, "last_admin", "Last active admin")
 	// ErrTooManyRequests answers a client over a limit: too many failed
 	// logins for an account, or too many requests to the public auth
-	// routes. The answer carries Retry-After.
-	ErrTooManyRequests = problem.Declare(http.StatusTooManyRequests, "too_many_requests", "Too many requests")
+	// routes. It is the platform's 429, the rate limiter's and the docs
+	// guard's; the answer carries Retry-After.
+	ErrTooManyRequests = problem.ErrTooManyRequests
 	// ErrBusy answers a request whose password could not be hashed in
 	// time because every hashing slot is taken; the router adds
 	// Retry-After.
@@ -58,9 +59,7 @@ func accountError(c *fiber.Ctx, err error, field string) error {
 	case errors.Is(err, accounts.ErrBusy):
 		return ErrBusy.WithDetail("Too many passwords are being checked at once; try again shortly.")
 	case errors.Is(err, accounts.ErrPasswordTooLong):
-		p := problem.New(http.StatusUnprocessableEntity, "The request failed validation.")
-		p.Errors = []problem.FieldError{{Field: field, Message: fmt.Sprintf("must have at most %d bytes", accounts.MaxPasswordBytes)}}
-		return p
+		return problem.Invalid(problem.FieldError{Field: field, Message: fmt.Sprintf("must have at most %d bytes", accounts.MaxPasswordBytes)})
 	case errors.As(err, &th):
 		wait := ratelimit.Seconds(th.Wait)
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))

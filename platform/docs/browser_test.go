@@ -47,7 +47,7 @@ var petsOperations = []string{"List pets", "Create a pet"}
 // docsApp returns an app serving the docs by cfg and petsSpec at specPath.
 func docsApp(t *testing.T, cfg docs.Config, specPath string) *fiber.App {
 	t.Helper()
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app := newFiber()
 	if err := docs.Register(app, cfg); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package docs
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -16,14 +15,18 @@ import (
 
 // Guard returns middleware that lets a request through only with HTTP Basic
 // credentials (RFC 7617) of one of cfg.Users. Any other request, including
-// one whose Authorization header is malformed, gets 401 Unauthorized with a
-// WWW-Authenticate challenge and a problem details body; when it sent an
+// one whose Authorization header is malformed, is refused with
+// problem.ErrUnauthorized and a WWW-Authenticate challenge; when it sent an
 // Authorization header, wrong or malformed, it counts as a failure of its
-// client. A client past cfg.MaxFailures failures in a
-// window gets 429 Too Many Requests, with Retry-After, whatever it sends
-// until the window ends; 401 and 429 carry RateLimit-Limit, -Remaining and
-// -Reset. The failures are counted in this process, in memory bounded by
+// client. A client past cfg.MaxFailures failures in a window is refused with
+// problem.ErrTooManyRequests and Retry-After, whatever it sends, until the
+// window ends; both refusals carry RateLimit-Limit, -Remaining and -Reset.
+// The failures are counted in this process, in memory bounded by
 // cfg.FailureBudget.
+//
+// A refusal is returned as the error, its headers set, for the app's error
+// handler to answer as it answers every declared error (the router's does,
+// with a problem details body).
 //
 //	docs.Guard(docs.GuardConfig{Users: map[string]string{"dev": "s3cret"}})
 func Guard(cfg GuardConfig) fiber.Handler {
@@ -48,9 +51,7 @@ func Guard(cfg GuardConfig) fiber.Handler {
 			wait := ratelimit.Seconds(reset.Sub(now))
 			ratelimit.SetHeaders(c, cfg.MaxFailures, 0, wait)
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(wait))
-			c.Status(fiber.StatusTooManyRequests)
-			return c.JSON(problem.New(fiber.StatusTooManyRequests,
-				fmt.Sprintf("too many failed attempts at the API docs credentials from this address; try again in %d seconds", wait)), problem.ContentType)
+			return problem.ErrTooManyRequests.WithDetail("Too many failed attempts at the API docs credentials from this address; try again in %d seconds.", wait)
 		}
 		if ok && accounts.Allow(user, password) {
 			mu.Unlock()
@@ -69,7 +70,6 @@ func Guard(cfg GuardConfig) fiber.Handler {
 			}
 		}
 		c.Set(fiber.HeaderWWWAuthenticate, challenge)
-		c.Status(fiber.StatusUnauthorized)
-		return c.JSON(problem.New(fiber.StatusUnauthorized, "valid Basic credentials are required to view the API docs"), problem.ContentType)
+		return problem.ErrUnauthorized.WithDetail("Valid Basic credentials are required to view the API docs.")
 	}
 }

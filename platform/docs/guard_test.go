@@ -2,7 +2,6 @@ package docs_test
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -13,7 +12,7 @@ import (
 
 // guarded returns an app answering "ok" at / behind a guard built from cfg.
 func guarded(cfg docs.GuardConfig) *fiber.App {
-	app := fiber.New()
+	app := newFiber()
 	app.Get("/", docs.Guard(cfg), func(c *fiber.Ctx) error { return c.SendString("ok") })
 	return app
 }
@@ -34,13 +33,7 @@ func wantChallenge(t *testing.T, method string, got response, realm string) {
 	if method == fiber.MethodHead {
 		return
 	}
-	var body problem.Problem
-	if err := json.Unmarshal(got.body, &body); err != nil {
-		t.Fatalf("body %s is not problem details: %v", got.body, err)
-	}
-	if body.Status != fiber.StatusUnauthorized || body.Title != "Unauthorized" || body.Type != "about:blank" || body.Detail == "" {
-		t.Errorf("body = %+v, want status 401, title Unauthorized, type about:blank and a detail", body)
-	}
+	wantProblem(t, got, problem.ErrUnauthorized)
 }
 
 func TestGuard(t *testing.T) {
@@ -122,7 +115,7 @@ func TestTheGuardCoversEverythingUnderThePrefix(t *testing.T) {
 	t.Parallel()
 	const prefix = "/api/docs"
 	users := map[string]string{"dev": "s3cret"}
-	app := fiber.New()
+	app := newFiber()
 	if err := docs.Register(app, docs.Config{Prefix: prefix, Guard: docs.Guard(docs.GuardConfig{Users: users, MaxFailures: 1000})}); err != nil {
 		t.Fatal(err)
 	}

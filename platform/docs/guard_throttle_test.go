@@ -53,7 +53,7 @@ func TestGuardThrottlesFailures(t *testing.T) {
 			if got.header.Get("Retry-After") == "" || got.header.Get("RateLimit-Limit") != "10" || got.header.Get("RateLimit-Reset") == "" {
 				t.Errorf("step %d: 429 headers %v", i, got.header)
 			}
-			wantProblemStatus(t, got, 429)
+			wantProblem(t, got, problem.ErrTooManyRequests)
 		}
 	}
 }
@@ -96,14 +96,20 @@ func TestGuardGuessesAtOnceCountEach(t *testing.T) {
 	}
 }
 
-// wantProblemStatus checks a problem details answer of status.
-func wantProblemStatus(t *testing.T, got response, status int) {
+// wantProblem checks that got is the answer of the declared error want:
+// its problem, with a detail of its own.
+func wantProblem(t *testing.T, got response, want *problem.Error) {
 	t.Helper()
 	if ct := got.header.Get(fiber.HeaderContentType); ct != problem.ContentType {
 		t.Errorf("Content-Type %q", ct)
 	}
 	var body problem.Problem
-	if err := json.Unmarshal(got.body, &body); err != nil || body.Status != status || body.Detail == "" {
-		t.Errorf("body %s (%v), want a problem of status %d", got.body, err, status)
+	if err := json.Unmarshal(got.body, &body); err != nil {
+		t.Fatalf("body %s is not problem details: %v", got.body, err)
+	}
+	decl := want.Problem()
+	if got.status != want.Status || body.Status != want.Status || body.Type != decl.Type || body.Title != decl.Title ||
+		body.Code != want.Code || body.Detail == "" || body.Detail == decl.Detail {
+		t.Errorf("%d %+v, want the problem of %s with a detail of its own", got.status, body, want.Code)
 	}
 }

@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"encoding/base64"
+	"errors"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
+	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // response is what app.Test answered, body read.
@@ -23,10 +25,24 @@ type response struct {
 	body   []byte
 }
 
+// newFiber returns an empty app whose error handler answers a declared
+// error with its problem, as the router's does, and any other error as
+// Fiber does.
+func newFiber() *fiber.App {
+	return fiber.New(fiber.Config{DisableStartupMessage: true, ErrorHandler: func(c *fiber.Ctx, err error) error {
+		var declared *problem.Error
+		if !errors.As(err, &declared) {
+			return fiber.DefaultErrorHandler(c, err)
+		}
+		c.Status(declared.Status)
+		return c.JSON(declared.Problem(), problem.ContentType)
+	}})
+}
+
 // newApp returns an app with the docs registered by cfg.
 func newApp(t *testing.T, cfg docs.Config) *fiber.App {
 	t.Helper()
-	app := fiber.New()
+	app := newFiber()
 	if err := docs.Register(app, cfg); err != nil {
 		t.Fatalf("Register(%+v): %v", cfg, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/clientip"
+	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // Config configures New.
@@ -46,8 +47,8 @@ type Config struct {
 	// retryAfter is the seconds until the window ends, already set as
 	// Retry-After and RateLimit-Reset.
 	//
-	// Optional. Default: a 429 problem (ErrTooManyRequests) saying when to
-	// retry
+	// Optional. Default: a 429 problem (problem.ErrTooManyRequests)
+	// saying when to retry
 	LimitReached func(c *fiber.Ctx, retryAfter int) error
 	// Logger receives a warning for every request refused because the
 	// Store failed.
@@ -86,7 +87,7 @@ func clientKey(c *fiber.Ctx) string { return clientip.Key(clientip.From(c)) }
 
 // limitReached is the default Config.LimitReached.
 func limitReached(_ *fiber.Ctx, retryAfter int) error {
-	return ErrTooManyRequests.WithDetail("Too many requests; try again in %d seconds.", retryAfter)
+	return problem.ErrTooManyRequests.WithDetail("Too many requests; try again in %d seconds.", retryAfter)
 }
 
 // configDefault fills the zero fields of cfg with their defaults. A

@@ -12,16 +12,11 @@ import (
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// Declared errors of the limiter.
-var (
-	// ErrTooManyRequests is the default answer over the limit: 429 with
-	// Retry-After.
-	ErrTooManyRequests = problem.Declare(http.StatusTooManyRequests, "too_many_requests", "Too many requests")
-	// ErrUnavailable answers a request whose limit could not be checked
-	// because the Store failed or the request ran out of time: 503, which
-	// the router sends with Retry-After. The limiter fails closed.
-	ErrUnavailable = problem.Declare(http.StatusServiceUnavailable, "rate_limit_unavailable", "Rate limit unavailable")
-)
+// ErrUnavailable answers a request whose limit could not be checked
+// because the Store failed or the request ran out of time: 503, which the
+// router sends with Retry-After. The limiter fails closed. Over the limit
+// it answers problem.ErrTooManyRequests by default.
+var ErrUnavailable = problem.Declare(http.StatusServiceUnavailable, "rate_limit_unavailable", "Rate limit unavailable")
 
 // Header names of the IETF draft.
 const (

@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -27,9 +26,10 @@ type TokenChecker interface {
 	CheckToken(claims *Claims) error
 }
 
+// The router's names for the platform's 401 and 403.
 var (
-	errUnauthorized = problem.Declare(http.StatusUnauthorized, "unauthorized", "Unauthorized")
-	errForbidden    = problem.Declare(http.StatusForbidden, "forbidden", "Forbidden")
+	errUnauthorized = problem.ErrUnauthorized
+	errForbidden    = problem.ErrForbidden
 )
 
 // TokenVerifier verifies a bearer token on its own: signature, issuer,
