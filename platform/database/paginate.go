@@ -38,123 +38,170 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 	// The count runs on a copy with the filters alone; the page query gets
 	// the order, the keyset condition, the limit and the offset.
 	page := q.Model(&items)
-	c := &counter{db: q.DB(), base: page.Clone(), reads: cfg.reads}
-	byCursor := false
-	var (
-		ks      *keyset
-		digest  string
-		carried *paging.Count
-		// rowKey is the row a cursor of Position.Row continues after.
-		rowKey []any
-	)
-	if len(cfg.keyset) > 0 {
-		var err error
-		if ks, digest, err = prepareKeyset[T](c, cfg); err != nil {
+	pg := &pagination{cfg: cfg, p: p, page: page, c: &counter{db: q.DB(), base: page.Clone(), reads: cfg.reads}}
+	switch {
+	case len(cfg.keyset) > 0:
+		ks, digest, err := prepareKeyset[T](pg.c, cfg)
+		if err != nil {
 			return paging.Page[T]{}, err
 		}
-		page = ks.order(page)
-		if cfg.cursor != "" {
-			// The cursor's values are of the keys' kinds, or it is a 400
-			// here rather than a comparison the database refuses.
-			pos, err := cfg.cursors.Decode(cfg.cursor, ks.layout())
-			if err != nil {
-				return paging.Page[T]{}, err
-			}
-			if p.MaxLimit > 0 && pos.Limit > p.MaxLimit {
-				return paging.Page[T]{}, paging.ErrCursorInvalid
-			}
-			if pos.Filter != digest {
-				return paging.Page[T]{}, paging.ErrCursorFilters
-			}
-			if pos.Row {
-				page, err = ks.afterRow(c.db, page, pos.After)
-				rowKey = pos.After
-			} else {
-				page, err = ks.after(page, pos.After)
-			}
-			if err != nil {
-				return paging.Page[T]{}, &paging.FieldError{Field: "cursor", Message: err.Error()}
-			}
-			p, byCursor = paging.Paging{Page: pos.Page + 1, Limit: pos.Limit}, true
-			if pos.Count != nil && time.Since(pos.Count.At) < cfg.countAge {
-				carried = pos.Count
-			}
+		if err := pg.seek(ks, digest); err != nil {
+			return paging.Page[T]{}, err
 		}
-	} else if cfg.cursor != "" {
+	case cfg.cursor != "":
 		return paging.Page[T]{}, &paging.FieldError{Field: "cursor", Message: "this list does not take cursors"}
-	} else if len(cfg.sort) > 0 {
+	case len(cfg.sort) > 0:
 		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
-
-	page = page.Limit(int64(p.Limit) + 1)
-	if !byCursor {
-		page = page.Offset(int64(p.Offset()))
+	if err := pg.scan(ctx, func() bool { return len(items) == 0 }); err != nil {
+		return paging.Page[T]{}, err
 	}
-	// On PostgreSQL the count runs beside the page, on a connection of its
-	// own, unless a cursor brought one: a list that needs both waits for
-	// the slower, not for their sum. SQLite has one connection.
-	var pending chan tally
-	if carried == nil && cfg.count.kind != countNone && DialectOfDB(c.db) == Postgres {
-		if _, err := c.render(); err != nil {
+	hasNext := len(items) > pg.p.Limit
+	if hasNext {
+		items = items[:pg.p.Limit]
+	}
+	res, err := pg.result(ctx, len(items), hasNext)
+	if err != nil {
+		return paging.Page[T]{}, err
+	}
+	if pg.ks != nil && hasNext {
+		if res.NextCursor, err = pg.next(reflect.ValueOf(&items[len(items)-1]).Elem(), res); err != nil {
 			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
 		}
-		pending = make(chan tally, 1)
-		go func() { pending <- c.tally(ctx, cfg.count) }()
 	}
-	if err := page.Scan(ctx); err != nil {
-		if pending != nil {
-			<-pending
-		}
-		return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
-	}
-	if len(items) == 0 && rowKey != nil {
-		// The row may be gone: then no row compares after it.
-		if found, err := ks.row(c.db, rowKey).Exists(ctx); err != nil || !found {
-			if pending != nil {
-				<-pending
-			}
-			if err != nil {
-				return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
-			}
-			return paging.Page[T]{}, paging.ErrCursorRowGone
-		}
-	}
-	hasNext := len(items) > p.Limit
-	if hasNext {
-		items = items[:p.Limit]
-	}
+	return paging.Of(items, pg.p, res), nil
+}
 
-	k := known{offset: p.Offset(), fetched: len(items), hasNext: hasNext, byCursor: byCursor}
+// pagination is one Paginate call on its way: the page query as it is
+// built, its count, and what a cursor brought.
+type pagination struct {
+	cfg  pageConfig
+	p    paging.Paging
+	page *bun.SelectQuery
+	c    *counter
+	// ks orders a keyset list, digest names its filters; nil and "" for a
+	// list by offset.
+	ks     *keyset
+	digest string
+	// byCursor reports a page found after a cursor's position; carried is
+	// the count the cursor brought, still fresh; rowKey is the row a
+	// cursor of Position.Row continues after.
+	byCursor bool
+	carried  *paging.Count
+	rowKey   []any
+	// pending receives the count running beside the page; nil when none.
+	pending chan tally
+}
+
+// seek orders the page by the keyset ks and, with a cursor, starts it
+// after the cursor's position: the cursor's values are of the keys' kinds,
+// or it is a 400 here rather than a comparison the database refuses.
+func (pg *pagination) seek(ks *keyset, digest string) error {
+	pg.ks, pg.digest = ks, digest
+	pg.page = ks.order(pg.page)
+	if pg.cfg.cursor == "" {
+		return nil
+	}
+	pos, err := pg.cfg.cursors.Decode(pg.cfg.cursor, ks.layout())
+	if err != nil {
+		return err
+	}
+	if pg.p.MaxLimit > 0 && pos.Limit > pg.p.MaxLimit {
+		return paging.ErrCursorInvalid
+	}
+	if pos.Filter != digest {
+		return paging.ErrCursorFilters
+	}
+	if pos.Row {
+		pg.page, err = ks.afterRow(pg.c.db, pg.page, pos.After)
+		pg.rowKey = pos.After
+	} else {
+		pg.page, err = ks.after(pg.page, pos.After)
+	}
+	if err != nil {
+		return &paging.FieldError{Field: "cursor", Message: err.Error()}
+	}
+	pg.p, pg.byCursor = paging.Paging{Page: pos.Page + 1, Limit: pos.Limit}, true
+	if pos.Count != nil && time.Since(pos.Count.At) < pg.cfg.countAge {
+		pg.carried = pos.Count
+	}
+	return nil
+}
+
+// scan fetches the page, one row more than its limit so that has_next is
+// exact. On PostgreSQL the count runs beside the page, on a connection of
+// its own, unless a cursor brought one: a list that needs both waits for
+// the slower, not for their sum. SQLite has one connection. An empty page
+// after a cursor's row (empty reports one) is ErrCursorRowGone when the
+// row is gone: then no row compares after it.
+func (pg *pagination) scan(ctx context.Context, empty func() bool) error {
+	pg.page = pg.page.Limit(int64(pg.p.Limit) + 1)
+	if !pg.byCursor {
+		pg.page = pg.page.Offset(int64(pg.p.Offset()))
+	}
+	if pg.carried == nil && pg.cfg.count.kind != countNone && DialectOfDB(pg.c.db) == Postgres {
+		if _, err := pg.c.render(); err != nil {
+			return fmt.Errorf("paginate: %w", err)
+		}
+		pg.pending = make(chan tally, 1)
+		go func() { pg.pending <- pg.c.tally(ctx, pg.cfg.count) }()
+	}
+	err := pg.page.Scan(ctx)
+	if err == nil && empty() && pg.rowKey != nil {
+		found, ferr := pg.ks.row(pg.c.db, pg.rowKey).Exists(ctx)
+		if err = ferr; err == nil && !found {
+			pg.drain()
+			return paging.ErrCursorRowGone
+		}
+	}
+	if err != nil {
+		pg.drain()
+		return fmt.Errorf("paginate: %w", err)
+	}
+	return nil
+}
+
+// drain waits for the count running beside the page, if one is.
+func (pg *pagination) drain() {
+	if pg.pending != nil {
+		<-pg.pending
+	}
+}
+
+// result is what the page says of the list, fetched rows on it: whether
+// there is a next page and the total, shown by the page itself, counted
+// (beside it or now) or carried by the cursor.
+func (pg *pagination) result(ctx context.Context, fetched int, hasNext bool) (paging.Result, error) {
+	k := known{offset: pg.p.Offset(), fetched: fetched, hasNext: hasNext, byCursor: pg.byCursor}
 	total, shown := k.total()
 	var t tally
 	switch {
-	case pending != nil:
-		t = <-pending
+	case pg.pending != nil:
+		t = <-pg.pending
 	case shown:
-	case carried != nil:
-		t = tally{n: carried.Total, exact: carried.Exact}
+	case pg.carried != nil:
+		t = tally{n: pg.carried.Total, exact: pg.carried.Exact}
 	default:
-		t = c.tally(ctx, cfg.count)
+		t = pg.c.tally(ctx, pg.cfg.count)
 	}
 	if t.err != nil {
-		return paging.Page[T]{}, fmt.Errorf("paginate: %w", t.err)
+		return paging.Result{}, fmt.Errorf("paginate: %w", t.err)
 	}
 	res := paging.Result{HasNext: hasNext, Total: total, TotalExact: true}
 	if !shown {
 		res.Total, res.TotalExact = t.total(k)
 	}
-	if ks != nil && hasNext {
-		after := ks.values(reflect.ValueOf(&items[len(items)-1]).Elem())
-		pos := paging.Position{Page: p.Page, Limit: p.Limit, Filter: digest, After: after, Count: carried}
-		if carried == nil && cfg.countAge > 0 {
-			pos.Count = &paging.Count{Total: res.Total, Exact: res.TotalExact, At: time.Now()}
-		}
-		var err error
-		if res.NextCursor, err = encodeCursor(cfg.cursors, ks, pos); err != nil {
-			return paging.Page[T]{}, fmt.Errorf("paginate: %w", err)
-		}
+	return res, nil
+}
+
+// next is the signed cursor of the page after the one whose last row is
+// last, carrying the count of res unless one was carried already.
+func (pg *pagination) next(last reflect.Value, res paging.Result) (string, error) {
+	pos := paging.Position{Page: pg.p.Page, Limit: pg.p.Limit, Filter: pg.digest, After: pg.ks.values(last), Count: pg.carried}
+	if pg.carried == nil && pg.cfg.countAge > 0 {
+		pos.Count = &paging.Count{Total: res.Total, Exact: res.TotalExact, At: time.Now()}
 	}
-	return paging.Of(items, p, res), nil
+	return encodeCursor(pg.cfg.cursors, pg.ks, pos)
 }
 
 // prepareKeyset resolves the keyset of a Paginate call and the digest of
