@@ -80,8 +80,26 @@ func writeTable(b *strings.Builder, dialect Dialect, m model) {
 		b.WriteString("\n")
 	}
 
+	indexes := tableIndexes(dialect, m)
+	if len(indexes) > 0 {
+		b.WriteString("\n  indexes {\n")
+		for _, ix := range indexes {
+			fmt.Fprintf(b, "    %s\n", ix)
+		}
+		b.WriteString("  }\n")
+	}
+	if note := tableNote(t); note != "" {
+		fmt.Fprintf(b, "\n  Note: %s\n", quote(note))
+	}
+	b.WriteString("}\n")
+}
+
+// tableIndexes are the DBML index lines of m on dialect: a composite
+// primary key, the named unique groups and the declared indexes.
+func tableIndexes(dialect Dialect, m model) []string {
+	t := m.table
 	var indexes []string
-	if compositePK {
+	if len(t.PKs) > 1 {
 		indexes = append(indexes, columnList(t.PKs)+" [pk]")
 	}
 	names := make([]string, 0, len(t.Unique))
@@ -115,17 +133,7 @@ func writeTable(b *strings.Builder, dialect Dialect, m model) {
 		}
 		indexes = append(indexes, fmt.Sprintf("%s [%s]", target, settings))
 	}
-	if len(indexes) > 0 {
-		b.WriteString("\n  indexes {\n")
-		for _, ix := range indexes {
-			fmt.Fprintf(b, "    %s\n", ix)
-		}
-		b.WriteString("  }\n")
-	}
-	if note := tableNote(t); note != "" {
-		fmt.Fprintf(b, "\n  Note: %s\n", quote(note))
-	}
-	b.WriteString("}\n")
+	return indexes
 }
 
 // indexNote says what DBML cannot: the method, operator class and
