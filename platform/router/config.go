@@ -10,6 +10,7 @@ import (
 
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -129,6 +130,12 @@ type Config struct {
 	//
 	// Optional. Default: nil
 	Middleware []fiber.Handler
+	// MiddlewareErrors are the declared errors Middleware may return. As
+	// Middleware runs on every route, every route documents them, once
+	// declared here rather than on each route.
+	//
+	// Optional. Default: nil
+	MiddlewareErrors []*problem.Error
 	// Controllers are mounted at {BasePath}{controller base path}.
 	//
 	// Optional. Default: nil
