@@ -156,7 +156,7 @@ func search(q *bun.SelectQuery, text string, columns ...string) *bun.SelectQuery
 // page returns one page of the rows q selects, in the order of sort, ties
 // and no sort by id: page p, or with a cursor (the next_cursor of a page
 // of the same query and sort) the page after that one, found by its keys.
-// A bad cursor is a *paging.FieldError naming "cursor".
+// A bad cursor is a *paging.FieldError naming paging.CursorParam.
 func (r records[T]) page(ctx context.Context, q *bun.SelectQuery, p paging.Paging, sort []paging.SortKey, cursor string) (paging.Page[T], error) {
 	// The full slice expression makes append copy, so that calls never
 	// share an array.

@@ -69,7 +69,7 @@ func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, err
 // (models.SortKeys), ties and no sort by id, so that the pages partition
 // the result: page p, or with a cursor (the next_cursor of a page of the
 // same filters and sort) the page after that one, found by its keys. A bad
-// cursor is a *paging.FieldError naming "cursor".
+// cursor is a *paging.FieldError naming paging.CursorParam.
 func (r *Users) List(ctx context.Context, f UserFilter, p paging.Paging, sort []paging.SortKey, cursor string) (paging.Page[models.User], error) {
 	// A list never reads the password hashes.
 	q := r.rows.db.NewSelect().Model((*models.User)(nil)).ExcludeColumn("password_hash")

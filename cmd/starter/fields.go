@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // Field is one FIELD:TYPE of a resource, as the templates use it.
@@ -34,7 +36,7 @@ var fieldTypes = []string{"string", "text", "int", "int64", "float64", "bool", "
 
 // generatedFields are the columns every resource has, and the query
 // parameters every list takes: no field may take their names.
-var generatedFields = []string{"id", "created_at", "version", "q", "sort", "page", "limit", "cursor"}
+var generatedFields = []string{"id", "created_at", "version", "q", paging.SortParam, paging.PageParam, paging.LimitParam, paging.CursorParam}
 
 // parseFields parses the FIELD:TYPE arguments.
 func parseFields(specs []string) ([]Field, error) {

@@ -67,7 +67,7 @@ func WithKeyset(columns ...string) Option {
 // WithCursor continues a keyset list from the cursor a previous page
 // answered as next_cursor; empty starts at the requested page. With a
 // cursor, page and limit come from it, and one that is not valid, or that
-// was issued for another query, is a *paging.FieldError naming "cursor".
+// was issued for another query, is a *paging.FieldError naming paging.CursorParam.
 func WithCursor(cursor string) Option {
 	return func(c *pageConfig) { c.cursor = cursor }
 }
@@ -77,7 +77,7 @@ func WithCursor(cursor string) Option {
 // also a keyset column is not repeated): with WithKeyset("id"), the sort
 // -created_at pages by (created_at DESC, id DESC). The cursor holds the
 // last row's values of every key, and belongs to its sort: used with
-// another, it is a *paging.FieldError naming "cursor". No keys keeps the
+// another, it is a *paging.FieldError naming paging.CursorParam. No keys keeps the
 // keyset's own order. A key's column must not hold NULL; an index on
 // (key, keyset columns) makes a deep page as cheap as the first.
 //

@@ -27,8 +27,8 @@ import (
 // answers a signed next_cursor; with WithCursor it finds the page after the
 // cursor's by key, with no OFFSET, and takes page and limit from the
 // cursor. A cursor that is not valid, or that was issued for another query
-// (other filters), is a *paging.FieldError naming "cursor", which a handler
-// answers with a 400.
+// (other filters), is one of the cursor errors of package paging, which the
+// router answers with a 400.
 func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, opts ...Option) (paging.Page[T], error) {
 	cfg := pageConfig{countAge: DefaultCountMaxAge}
 	for _, o := range opts {
@@ -49,7 +49,7 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 			return paging.Page[T]{}, err
 		}
 	case cfg.cursor != "":
-		return paging.Page[T]{}, &paging.FieldError{Field: "cursor", Message: "this list does not take cursors"}
+		return paging.Page[T]{}, paging.ErrCursorUnsupported
 	case len(cfg.sort) > 0:
 		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
@@ -119,7 +119,7 @@ func (pg *pagination) seek(ks *keyset, digest string) error {
 		pg.page, err = ks.after(pg.page, pos.After)
 	}
 	if err != nil {
-		return &paging.FieldError{Field: "cursor", Message: err.Error()}
+		return paging.CursorError(err.Error())
 	}
 	pg.p, pg.byCursor = paging.Paging{Page: pos.Page + 1, Limit: pos.Limit}, true
 	if pos.Count != nil && time.Since(pos.Count.At) < pg.cfg.countAge {

@@ -7,6 +7,8 @@ import (
 	"mime/multipart"
 	"reflect"
 	"slices"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // Location is where a value of the input comes from.
@@ -54,7 +56,7 @@ type InputField struct {
 	// File reports a multipart file field (*multipart.FileHeader, or a
 	// slice of them when Multi).
 	File bool
-	// Paging is "page" or "limit" for the fields of an embedded
+	// Paging is paging.PageParam or paging.LimitParam for the fields of an embedded
 	// paging query, which the router fills from the paging it parsed.
 	Paging string
 	// Schema is the schema the document gives the field, and Required
@@ -125,7 +127,7 @@ var (
 //     parameter of the path needs one;
 //   - a field tagged query:"q" is a query parameter; a slice is bound
 //     from repeated keys;
-//   - a field tagged paging:"page" or paging:"limit" (as in paging.Query)
+//   - a field tagged paging: with paging.PageParam or paging.LimitParam (as in paging.Query)
 //     gets the paging the router parsed;
 //   - the field named Body is the request body;
 //   - embedded structs without tags, and pointers to them, are flattened.
@@ -202,7 +204,7 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 	case isPath && isQuery:
 		return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
 	case pagingName != "":
-		if pagingName != "page" && pagingName != "limit" {
+		if pagingName != paging.PageParam && pagingName != paging.LimitParam {
 			return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
 		}
 		if sf.Type.Kind() != reflect.Int {

@@ -45,7 +45,7 @@ type Config struct {
 	// flow of TokenURL: the docs UI logs in at that issuer. Default: none.
 	OpenIDConnectURL string
 	// MaxLimit is the maximum of the query parameter tagged
-	// paging:"limit", as the router's Config.MaxLimit. Default:
+	// paging.LimitParam, as the router's Config.MaxLimit. Default:
 	// paging.DefaultMaxLimit.
 	MaxLimit int
 	// TagDescriptions describes route tags by name in the top-level tags

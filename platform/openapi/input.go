@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // input is what a route's input plan documents.
@@ -85,7 +87,7 @@ func (g *gen) parameter(f *InputField) (*Parameter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s parameter %q: %w", in, f.Name, err)
 	}
-	if f.Paging == "limit" {
+	if f.Paging == paging.LimitParam {
 		s.Maximum = ptr(float64(g.r.cfg.MaxLimit))
 	}
 	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == InPath, Schema: s}

@@ -2,14 +2,15 @@ package openapi
 
 import (
 	"slices"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// The names a cursor-paged list uses on the wire: the query parameter of
-// paging.Cursor and the members of paging.Page.
+// The names a cursor-paged list uses on the wire: the members of
+// paging.Page (its query parameter is paging.CursorParam).
 const (
-	cursorParam = "cursor"
-	nextField   = "next_cursor"
-	itemsField  = "data"
+	nextField  = "next_cursor"
+	itemsField = "data"
 )
 
 // pagination returns the x-pagination extension of rt: set when rt answers
@@ -19,10 +20,10 @@ func pagination(rt Route, in *input) *Pagination {
 		return nil
 	}
 	takesCursor := slices.ContainsFunc(in.params, func(p *Parameter) bool {
-		return p.In == "query" && p.Name == cursorParam
+		return p.In == "query" && p.Name == paging.CursorParam
 	})
 	if !takesCursor {
 		return nil
 	}
-	return &Pagination{CursorParam: cursorParam, NextField: nextField, ItemsField: itemsField}
+	return &Pagination{CursorParam: paging.CursorParam, NextField: nextField, ItemsField: itemsField}
 }

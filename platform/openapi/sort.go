@@ -6,10 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-)
 
-// sortParam is the query parameter of a sortable list.
-const sortParam = "sort"
+	"github.com/asapjs/fiber-template/platform/paging"
+)
 
 // sortKeyRE is what a sort key may be: a column's name.
 var sortKeyRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -25,8 +24,8 @@ func sorting(rt Route, method string, in *input) ([]*Parameter, error) {
 	if method != http.MethodGet || !outputIs(rt.Output, linkedType) {
 		return nil, fmt.Errorf("route is sortable, but only a GET that answers a page (paging.Page) is")
 	}
-	if slices.ContainsFunc(in.params, func(p *Parameter) bool { return p.In == "query" && p.Name == sortParam }) {
-		return nil, fmt.Errorf("route is sortable, and its input has a query parameter %q too", sortParam)
+	if slices.ContainsFunc(in.params, func(p *Parameter) bool { return p.In == "query" && p.Name == paging.SortParam }) {
+		return nil, fmt.Errorf("route is sortable, and its input has a query parameter %q too", paging.SortParam)
 	}
 	enum := make([]any, 0, 2*len(rt.Sort))
 	for i, k := range rt.Sort {
@@ -41,7 +40,7 @@ func sorting(rt Route, method string, in *input) ([]*Parameter, error) {
 	// A sort that is not one of these is a 400 naming sort.
 	in.declared = true
 	return []*Parameter{{
-		Name: sortParam, In: "query",
+		Name: paging.SortParam, In: "query",
 		Description: "Order of the list: one or more of " + strings.Join(rt.Sort, ", ") + ", separated by commas, " +
 			"each ascending or after a - descending (sort=-" + rt.Sort[0] + " for the largest first); rows equal on " +
 			"every key are in id order, in the direction of the last key. Without it, the list is in id order. A cursor belongs to the sort it was " +

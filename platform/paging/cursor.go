@@ -67,15 +67,23 @@ const (
 
 // ErrCursorFilters is the FieldError of a valid cursor used with a list it
 // was not issued for: other filters or another route.
-var ErrCursorFilters = &FieldError{Field: "cursor", Message: msgCursorFilters}
+var ErrCursorFilters = &FieldError{Field: CursorParam, Message: msgCursorFilters}
 
 // ErrCursorRowGone is the FieldError of a cursor that continues after a
 // row (see Position.Row) which was deleted since.
-var ErrCursorRowGone = &FieldError{Field: "cursor", Message: "continues after a record that is gone; start again without it"}
+var ErrCursorRowGone = &FieldError{Field: CursorParam, Message: "continues after a record that is gone; start again without it"}
 
 // ErrCursorInvalid is the FieldError of a cursor this service did not
 // issue, or issued for a limit the list no longer allows.
-var ErrCursorInvalid = &FieldError{Field: "cursor", Message: msgCursorInvalid}
+var ErrCursorInvalid = &FieldError{Field: CursorParam, Message: msgCursorInvalid}
+
+// ErrCursorUnsupported is the FieldError of a cursor sent to a list that
+// does not page by key.
+var ErrCursorUnsupported = &FieldError{Field: CursorParam, Message: "this list does not take cursors"}
+
+// CursorError is the FieldError of a cursor the list cannot start after;
+// why says what is wrong with it.
+func CursorError(why string) error { return &FieldError{Field: CursorParam, Message: why} }
 
 // cursorLabel binds the derived key to its use, so that the secret it comes
 // from (often the JWT secret) signs nothing else with the same key.
@@ -148,10 +156,10 @@ func (c *Cursors) seal(payload []byte) string {
 // returns its position. A cursor that is not one Encode made with the same
 // key, whose page or limit is out of range, or whose values are not of the
 // kinds of layout (Layout.Keys, or Layout.Row for a cursor naming a row),
-// is a *FieldError naming "cursor": a cursor decoded without an error holds
+// is a *FieldError naming CursorParam: a cursor decoded without an error holds
 // values the list's columns can be compared with.
 func (c *Cursors) Decode(cursor string, layout Layout) (Position, error) {
-	invalid := &FieldError{Field: "cursor", Message: msgCursorInvalid}
+	invalid := &FieldError{Field: CursorParam, Message: msgCursorInvalid}
 	body, sig, ok := strings.Cut(cursor, ".")
 	if !ok {
 		return Position{}, invalid

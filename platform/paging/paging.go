@@ -5,6 +5,20 @@ import (
 	"strconv"
 )
 
+// The names of the paging query parameters: the only place they are
+// written (the tags of Query, CursorQuery and the sort parameter aside);
+// the document, the binder, the links and the errors use these.
+const (
+	// PageParam is the 0-based page index.
+	PageParam = "page"
+	// LimitParam is the page size.
+	LimitParam = "limit"
+	// CursorParam is the next_cursor of the previous page.
+	CursorParam = "cursor"
+	// SortParam is the order of a sortable list.
+	SortParam = "sort"
+)
+
 // Defaults of the paging query.
 const (
 	// DefaultPage is the page index used when the query has no page.
@@ -43,7 +57,7 @@ type Query struct {
 
 // FieldError reports a paging value that is not acceptable.
 type FieldError struct {
-	// Field is "page", "limit" or "cursor".
+	// Field is PageParam, LimitParam, CursorParam or SortParam.
 	Field string
 	// Message says what is wrong.
 	Message string
@@ -60,23 +74,23 @@ func Parse(page, limit []byte, maxLimit int) (Paging, error) {
 	if len(page) > 0 {
 		n, ok := parseInt(page)
 		if !ok {
-			return p, &FieldError{Field: "page", Message: notAnInt32}
+			return p, &FieldError{Field: PageParam, Message: notAnInt32}
 		}
 		if n < 0 {
-			return p, &FieldError{Field: "page", Message: "must be 0 or greater"}
+			return p, &FieldError{Field: PageParam, Message: "must be 0 or greater"}
 		}
 		p.Page = n
 	}
 	if len(limit) > 0 {
 		n, ok := parseInt(limit)
 		if !ok {
-			return p, &FieldError{Field: "limit", Message: notAnInt32}
+			return p, &FieldError{Field: LimitParam, Message: notAnInt32}
 		}
 		if n < 1 {
-			return p, &FieldError{Field: "limit", Message: "must be 1 or greater"}
+			return p, &FieldError{Field: LimitParam, Message: "must be 1 or greater"}
 		}
 		if n > maxLimit {
-			return p, &FieldError{Field: "limit", Message: fmt.Sprintf("must be %d or less", maxLimit)}
+			return p, &FieldError{Field: LimitParam, Message: fmt.Sprintf("must be %d or less", maxLimit)}
 		}
 		p.Limit = n
 	}

@@ -25,14 +25,14 @@ func (k SortKey) String() string {
 
 // ParseSort reads a sort query value: keys separated by commas, each a
 // column of allowed, after a - for a descending order, none twice. Anything
-// else is a *FieldError naming "sort". An empty value is no key.
+// else is a *FieldError naming SortParam. An empty value is no key.
 func ParseSort(value string, allowed []string) ([]SortKey, error) {
 	if value == "" {
 		return nil, nil
 	}
 	parts := strings.Split(value, ",")
 	if len(parts) > len(allowed) {
-		return nil, &FieldError{Field: "sort", Message: "names more keys than the list has; each of " + strings.Join(allowed, ", ") + " may appear once"}
+		return nil, &FieldError{Field: SortParam, Message: "names more keys than the list has; each of " + strings.Join(allowed, ", ") + " may appear once"}
 	}
 	keys := make([]SortKey, 0, len(parts))
 	for _, part := range parts {
@@ -41,11 +41,11 @@ func ParseSort(value string, allowed []string) ([]SortKey, error) {
 			k = SortKey{Column: c, Desc: true}
 		}
 		if !slices.Contains(allowed, k.Column) {
-			return nil, &FieldError{Field: "sort", Message: "must be keys of " + strings.Join(allowed, ", ") + ", separated by commas, each after a - for a descending order"}
+			return nil, &FieldError{Field: SortParam, Message: "must be keys of " + strings.Join(allowed, ", ") + ", separated by commas, each after a - for a descending order"}
 		}
 		for _, prev := range keys {
 			if prev.Column == k.Column {
-				return nil, &FieldError{Field: "sort", Message: "names " + k.Column + " twice"}
+				return nil, &FieldError{Field: SortParam, Message: "names " + k.Column + " twice"}
 			}
 		}
 		keys = append(keys, k)

@@ -122,7 +122,7 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error 
 	}
 	for _, f := range b.paging {
 		v := pg.Page
-		if f.Paging == "limit" {
+		if f.Paging == paging.LimitParam {
 			v = pg.Limit
 		}
 		in.FieldByIndex(f.Index).SetInt(int64(v))

@@ -219,7 +219,7 @@ func (r *Router) documentBindings() error {
 		rc.bind.document(rc.doc, checker)
 		if body := rc.doc.RequestBody; body != nil && body.Limit >= int64(r.cfg.BodyLimit) {
 			r.cfg.Logger.Debug("a member of the route's body schema has no bound (maxLength, maxItems, a closed object): the server's body limit applies",
-				slog.String("route", rc.op.Method+" "+rc.op.Path), slog.Int64("limit", body.Limit))
+				slog.String("route", rc.op.Method+" "+rc.op.Path), slog.Int64("body_limit", body.Limit))
 		}
 	}
 	return nil

@@ -92,11 +92,11 @@ func (rc *compiled) read(fc *fiber.Ctx, c *Ctx, in reflect.Value, maxLimit int) 
 	pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
 	if rc.bind.input.Paged() {
 		args := fc.Context().QueryArgs()
-		page, err := nonEmpty(args, "page")
+		page, err := nonEmpty(args, paging.PageParam)
 		if err != nil {
 			return err
 		}
-		limit, err := nonEmpty(args, "limit")
+		limit, err := nonEmpty(args, paging.LimitParam)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,7 @@ func (rc *compiled) read(fc *fiber.Ctx, c *Ctx, in reflect.Value, maxLimit int) 
 	}
 	c.paging = pg
 	if len(rc.op.Sort) > 0 {
-		raw, err := nonEmpty(fc.Context().QueryArgs(), "sort")
+		raw, err := nonEmpty(fc.Context().QueryArgs(), paging.SortParam)
 		if err != nil {
 			return err
 		}

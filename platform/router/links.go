@@ -21,13 +21,13 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 	args := fasthttp.AcquireArgs()
 	defer fasthttp.ReleaseArgs(args)
 	c.Context().QueryArgs().CopyTo(args)
-	args.Del("page")
-	args.Del("cursor")
-	args.Del("limit")
+	args.Del(paging.PageParam)
+	args.Del(paging.CursorParam)
+	args.Del(paging.LimitParam)
 	// A page reached by cursor took its limit from the cursor: the links
 	// state it, after the filters.
 	var num [20]byte
-	args.AddBytesV("limit", strconv.AppendInt(num[:0], int64(l.Limit), 10))
+	args.AddBytesV(paging.LimitParam, strconv.AppendInt(num[:0], int64(l.Limit), 10))
 	var buf [1024]byte
 	b := buf[:0]
 	path := c.Request().URI().Path()
@@ -39,17 +39,17 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 		args.CopyTo(a)
 		if cursor != "" {
 			// A cursor carries its page and limit.
-			a.Del("limit")
-			a.Add("cursor", cursor)
+			a.Del(paging.LimitParam)
+			a.Add(paging.CursorParam, cursor)
 		} else {
-			a.AddBytesV("page", strconv.AppendInt(num[:0], int64(page), 10))
+			a.AddBytesV(paging.PageParam, strconv.AppendInt(num[:0], int64(page), 10))
 		}
 		b = append(appendLink(b, path, a, rel), ", "...)
 	}
 	if l.HasNext {
 		link("next", l.NextCursor, l.Page+1)
 	}
-	if l.Page > 0 && !c.Context().QueryArgs().Has("cursor") {
+	if l.Page > 0 && !c.Context().QueryArgs().Has(paging.CursorParam) {
 		// A page reached by its index has the one before it; a page
 		// reached by cursor only looks forward.
 		link("prev", "", l.Page-1)
