@@ -22,7 +22,9 @@ import (
 // setter per field, made at start-up, with the schema the document gives
 // each field, and the document's Checker once it is built.
 type binding struct {
-	input  *openapi.Input
+	input *openapi.Input
+	// list reads the paging and sort of a list.
+	list   listing
 	path   []*param
 	query  []*param
 	paging []*openapi.InputField
@@ -51,9 +53,11 @@ type values interface {
 }
 
 // newBinding makes the setters of every field of p; bodies are read up
-// to bodyLimit bytes, sent gzipped where gzip is true.
-func newBinding(p *openapi.Input, bodyLimit int, gzip bool) (*binding, error) {
-	b := &binding{input: p, paging: p.Paging}
+// to bodyLimit bytes, sent gzipped where gzip is true; a list's paging and
+// sort are read by list.
+func newBinding(p *openapi.Input, bodyLimit int, gzip bool, list listing) (*binding, error) {
+	list.paged = p.Paged()
+	b := &binding{input: p, paging: p.Paging, list: list}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
 		return nil, err
@@ -111,10 +115,16 @@ func effective(s *openapi.Schema) *openapi.Schema {
 	return nil
 }
 
-// bind fills the input at in from the request and checks it against the
-// document: a value that cannot be parsed is a 400 naming its field, and
-// values that break documented rules are one 422 naming every field.
-func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error {
+// bind fills the input at in, and the paging and sort of c, from the
+// request and checks them against the document: a value that cannot be
+// parsed is a 400 naming its field, and values that break documented
+// rules are one 422 naming every field.
+func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
+	pg, sort, err := b.list.read(fc.Context().QueryArgs())
+	if err != nil {
+		return err
+	}
+	c.paging, c.sort = pg, sort
 	for _, idx := range b.input.Allocs {
 		if fv := in.FieldByIndex(idx); fv.IsNil() {
 			fv.Set(reflect.New(fv.Type().Elem()))
@@ -156,23 +166,6 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, pg paging.Paging) error 
 		return violationsProblem(bad)
 	}
 	return nil
-}
-
-// emptyMessage is what an empty query value is told: the document does
-// not allow empty values (allowEmptyValue is false), so q= is not "no q".
-const emptyMessage = "must not be empty"
-
-// nonEmpty returns the value of the paging query parameter name, nil when
-// it is absent; sent empty, it is a *paging.FieldError naming it.
-func nonEmpty(args *fasthttp.Args, name string) ([]byte, error) {
-	v := args.Peek(name)
-	switch {
-	case len(v) == 0 && args.Has(name):
-		return nil, &paging.FieldError{Field: name, Message: emptyMessage}
-	case len(v) > 0 && sentTwice(args, name):
-		return nil, &paging.FieldError{Field: name, Message: repeatedMessage}
-	}
-	return v, nil
 }
 
 // repeatedMessage is what a parameter of one value sent more than once is

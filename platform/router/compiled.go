@@ -1,13 +1,11 @@
 package router
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/openapi"
-	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // compiled is a route made ready to serve: its operation, the document's
@@ -49,7 +47,8 @@ func (r *Router) compile(op *Operation) (*compiled, error) {
 		return nil, err
 	}
 	rc.doc = doc
-	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0); err != nil {
+	list := listing{maxLimit: r.cfg.MaxLimit, sortKeys: op.Sort}
+	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0, list); err != nil {
 		return nil, err
 	}
 	return rc, nil
@@ -84,35 +83,4 @@ func (r *Router) admit(fc *fiber.Ctx, c *Ctx, op *Operation) error {
 		return requireIfMatch(fc)
 	}
 	return nil
-}
-
-// read binds the route's input into in and the paging and sort of c from
-// the request, limits up to maxLimit.
-func (rc *compiled) read(fc *fiber.Ctx, c *Ctx, in reflect.Value, maxLimit int) error {
-	pg := paging.Paging{Page: paging.DefaultPage, Limit: paging.DefaultLimit, MaxLimit: maxLimit}
-	if rc.bind.input.Paged() {
-		args := fc.Context().QueryArgs()
-		page, err := nonEmpty(args, paging.PageParam)
-		if err != nil {
-			return err
-		}
-		limit, err := nonEmpty(args, paging.LimitParam)
-		if err != nil {
-			return err
-		}
-		if pg, err = paging.Parse(page, limit, maxLimit); err != nil {
-			return err
-		}
-	}
-	c.paging = pg
-	if len(rc.op.Sort) > 0 {
-		raw, err := nonEmpty(fc.Context().QueryArgs(), paging.SortParam)
-		if err != nil {
-			return err
-		}
-		if c.sort, err = paging.ParseSort(string(raw), rc.op.Sort); err != nil {
-			return err
-		}
-	}
-	return rc.bind.bind(fc, in, pg)
 }

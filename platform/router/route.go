@@ -97,7 +97,7 @@ func handle[In, Out any](r *Router, rc *compiled, h Handler[In, Out]) fiber.Hand
 		if err := r.admit(fc, c, rc.op); err != nil {
 			return err
 		}
-		if err := rc.read(fc, c, reflect.ValueOf(in).Elem(), r.cfg.MaxLimit); err != nil {
+		if err := rc.bind.bind(fc, reflect.ValueOf(in).Elem(), c); err != nil {
 			return err
 		}
 		if rc.idem != nil && len(fc.Request().Header.PeekAll(HeaderIdempotencyKey)) > 0 {
