@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"mime/multipart"
+	"net/textproto"
 	"reflect"
 	"slices"
 
@@ -18,6 +19,8 @@ type Location string
 const (
 	InPath  Location = "path"
 	InQuery Location = "query"
+	// InHeader is a request header, named in its canonical form.
+	InHeader Location = "header"
 	// InForm is a field of a URL-encoded or multipart body.
 	InForm Location = "form"
 )
@@ -94,6 +97,8 @@ type Input struct {
 	Path []*InputField
 	// Query lists the query parameters in field order.
 	Query []*InputField
+	// Header lists the request headers in field order.
+	Header []*InputField
 	// Paging lists the page and limit fields of embedded paging queries.
 	Paging []*InputField
 	// Body is nil when the input has no Body field.
@@ -110,7 +115,7 @@ func (in *Input) Paged() bool { return len(in.Paging) > 0 }
 
 // Declared reports whether the input binds anything from the request.
 func (in *Input) Declared() bool {
-	return len(in.Path)+len(in.Query)+len(in.Paging) > 0 || in.Body != nil
+	return len(in.Path)+len(in.Query)+len(in.Header)+len(in.Paging) > 0 || in.Body != nil
 }
 
 var (
@@ -127,6 +132,8 @@ var (
 //     parameter of the path needs one;
 //   - a field tagged query:"q" is a query parameter; a slice is bound
 //     from repeated keys;
+//   - a field tagged header:"X-Name" is a request header (one value;
+//     Accept, Content-Type and Authorization are not parameters);
 //   - a field tagged paging: with paging.PageParam or paging.LimitParam (as in paging.Query)
 //     gets the paging the router parsed;
 //   - the field named Body is the request body;
@@ -176,7 +183,8 @@ type analysis struct {
 func (a *analysis) embed(sf reflect.StructField, index []int) (bool, error) {
 	_, isPath := tagName(sf, "path")
 	_, isQuery := tagName(sf, "query")
-	if isPath || isQuery || sf.Tag.Get("paging") != "" {
+	_, isHeader := tagName(sf, "header")
+	if isPath || isQuery || isHeader || sf.Tag.Get("paging") != "" {
 		return false, nil
 	}
 	if sf.Type.Kind() == reflect.Pointer {
@@ -192,17 +200,18 @@ func (a *analysis) embed(sf reflect.StructField, index []int) (bool, error) {
 func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Type) error {
 	pathName, isPath := tagName(sf, "path")
 	queryName, isQuery := tagName(sf, "query")
+	headerName, isHeader := tagName(sf, "header")
 	pagingName := sf.Tag.Get("paging")
 	if !sf.IsExported() {
-		if isPath || isQuery {
+		if isPath || isQuery || isHeader {
 			return fmt.Errorf("field %s is tagged but not exported", sf.Name)
 		}
 		return nil
 	}
 	f := &InputField{Struct: sf, Index: idx}
 	switch {
-	case isPath && isQuery:
-		return fmt.Errorf("field %s has both a path and a query tag", sf.Name)
+	case isPath && isQuery, isPath && isHeader, isQuery && isHeader:
+		return fmt.Errorf("field %s has more than one of the path, query and header tags", sf.Name)
 	case pagingName != "":
 		if pagingName != paging.PageParam && pagingName != paging.LimitParam {
 			return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
@@ -230,6 +239,8 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 			return err
 		}
 		a.in.Query = append(a.in.Query, f)
+	case isHeader:
+		return a.header(f, headerName)
 	case sf.Name == "Body" && len(idx) == 1:
 		if sf.Type.Kind() == reflect.Pointer {
 			return errors.New("the Body field must not be a pointer: the body is required")
@@ -243,6 +254,25 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 			a.in.Body.Patch = t
 		}
 	}
+	return nil
+}
+
+// unparameterHeaders are the headers OpenAPI does not describe as
+// parameters: the document says them elsewhere (the body's media types,
+// the security schemes, the responses' content).
+var unparameterHeaders = []string{"Accept", "Authorization", "Content-Type"}
+
+// header plans f as the request header name, in its canonical form: one
+// value of a type parsed from text.
+func (a *analysis) header(f *InputField, name string) error {
+	f.Name, f.In = textproto.CanonicalMIMEHeaderKey(name), InHeader
+	if slices.Contains(unparameterHeaders, f.Name) {
+		return fmt.Errorf("field %s: the header %s is not a parameter OpenAPI can describe", f.Struct.Name, f.Name)
+	}
+	if err := a.value(f, false); err != nil {
+		return err
+	}
+	a.in.Header = append(a.in.Header, f)
 	return nil
 }
 

@@ -15,7 +15,8 @@ type input struct {
 	// documented schemas.
 	plan *Input
 	// params are the path parameters in path order, then the query
-	// parameters in field order, then page and limit.
+	// parameters (page and limit among them) and the headers, each in
+	// field order.
 	params []*Parameter
 	body   *RequestBody
 	// declared reports whether the route binds any input, paging
@@ -42,7 +43,7 @@ func (g *gen) input(rt Route, pathParams []string) (*input, error) {
 	// The query parameters in field order, page and limit among them.
 	query := slices.Concat(p.Query, p.Paging)
 	slices.SortStableFunc(query, func(a, b *InputField) int { return slices.Compare(a.Index, b.Index) })
-	for _, f := range slices.Concat(p.Path, query) {
+	for _, f := range slices.Concat(p.Path, query, p.Header) {
 		param, err := g.parameter(f)
 		if err != nil {
 			return nil, err

@@ -245,6 +245,9 @@ func (g *gen) operation(rt Route, method string, status int, params []string) (*
 	}
 	in.params = append(in.params, conditional(rt, method, status, responses)...)
 	in.params = append(in.params, idempotencyKey(rt, status, responses)...)
+	if err := uniqueParams(in.params); err != nil {
+		return nil, nil, err
+	}
 	deprecationHeaders(rt.Deprecation, responses)
 	g.r.commonHeaders(rt, responses)
 	op := &Operation{
@@ -261,6 +264,25 @@ func (g *gen) operation(rt Route, method string, status int, params []string) (*
 	}
 	secure(rt, op)
 	return op, in, nil
+}
+
+// uniqueParams refuses two parameters of one name in one location: an
+// input field that is a header the router reads itself (If-Match,
+// Idempotency-Key) or a second sort. Header names are compared case
+// aside.
+func uniqueParams(params []*Parameter) error {
+	seen := map[string]bool{}
+	for _, p := range params {
+		key := p.In + " " + p.Name
+		if p.In == string(InHeader) {
+			key = strings.ToLower(key)
+		}
+		if seen[key] {
+			return fmt.Errorf("the %s parameter %s is declared twice (an input field and the route's own)", p.In, p.Name)
+		}
+		seen[key] = true
+	}
+	return nil
 }
 
 // secure sets the security requirements of the operation op of rt, and

@@ -41,6 +41,11 @@ type (
 		*Filters
 		Name *string `query:"name" validate:"required,min=2"`
 	}
+	shapesHeader struct {
+		Tenant int     `header:"x-tenant" validate:"gte=1,lte=99"`
+		Trace  code    `header:"X-Trace"`
+		Note   *string `header:"X-Note" validate:"required,max=4"`
+	}
 	shapesPath struct {
 		ID   int64  `path:"id" validate:"min=1"`
 		Slug string `path:"slug" validate:"max=8"`
@@ -88,6 +93,7 @@ func shapeRoutes() router.Group {
 	return router.Group{Path: "/s", Declared: []router.Route{
 		router.Get("/query", func(_ *router.Ctx, in *shapesQuery) (*map[string]any, error) { return echo(in) }),
 		router.Get("/pointer", func(_ *router.Ctx, in *shapesPointer) (*map[string]any, error) { return echo(in) }),
+		router.Get("/header", func(_ *router.Ctx, in *shapesHeader) (*map[string]any, error) { return echo(in) }),
 		router.Get("/path/:id/:slug", func(_ *router.Ctx, in *shapesPath) (*map[string]any, error) { return echo(in) }),
 		router.Post("/json", func(_ *router.Ctx, in *shapesJSON) (*map[string]any, error) { return echo(in.Body) }),
 		router.Post("/form", func(_ *router.Ctx, in *shapesForm) (*map[string]any, error) { return echo(in.Body) },
@@ -120,6 +126,7 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 			"q": "Q", "n": "N", "ratio": "Ratio", "tag": "Tags", "code": "Code"}},
 		{"/s/pointer", "get", map[string]string{"role": "Role", "active": "Active", "name": "Name"}},
 		{"/s/path/{id}/{slug}", "get", map[string]string{"id": "ID", "slug": "Slug"}},
+		{"/s/header", "get", map[string]string{"X-Tenant": "Tenant", "X-Trace": "Trace", "X-Note": "Note"}},
 		// The body echoes by its json names: e_mail is the form name of
 		// the field whose json name is email.
 		{"/s/form", "post", map[string]string{"e_mail": "email", "count": "Count"}},
@@ -160,6 +167,14 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 						p := wantProblem(t, resp, body, http.StatusBadRequest)
 						if p.Detail != "Invalid paging parameter "+f.name+": must be a base-10 integer, without + or leading zeros, that fits 32 bits." {
 							t.Errorf("%s=%q: problem %+v, want the paging parameter's 400", f.name, bad, p)
+						}
+						continue
+					case strings.ContainsRune(bad, 0) && f.in == "header":
+						// A control character in any header is refused
+						// before the request reaches a route.
+						p := wantProblem(t, resp, body, http.StatusBadRequest)
+						if !strings.Contains(p.Detail, "control character") {
+							t.Errorf("%s=%q: problem %+v, want the header framing's 400", f.name, bad, p)
 						}
 						continue
 					case strings.ContainsRune(bad, 0):
@@ -206,7 +221,7 @@ func documentedFields(op *openapi.Operation) []docField {
 // request is a request carrying value for the field named name, and a
 // valid value for every other required field.
 func (f docField) request(path string, fields []docField, name, value string) *http.Request {
-	query, form := url.Values{}, url.Values{}
+	query, form, header := url.Values{}, url.Values{}, http.Header{}
 	for _, o := range fields {
 		v := validValue(o.schema)
 		if o.name == name {
@@ -221,6 +236,8 @@ func (f docField) request(path string, fields []docField, name, value string) *h
 			query.Set(o.name, v)
 		case "form":
 			form.Set(o.name, v)
+		case "header":
+			header.Set(o.name, v)
 		}
 	}
 	target := path
@@ -232,7 +249,11 @@ func (f docField) request(path string, fields []docField, name, value string) *h
 		req.Header.Set("Content-Type", router.MediaForm)
 		return req
 	}
-	return httptest.NewRequest(http.MethodGet, target, nil)
+	req := httptest.NewRequest(http.MethodGet, target, nil)
+	for name, values := range header {
+		req.Header[name] = values
+	}
+	return req
 }
 
 // validValue is a value the schema accepts, as text.

@@ -27,6 +27,7 @@ type binding struct {
 	list   listing
 	path   []*param
 	query  []*param
+	header []*param
 	paging []*openapi.InputField
 	body   *bodyBinding
 	// checker checks values against the document's schemas; nil until the
@@ -46,7 +47,8 @@ type param struct {
 }
 
 // values is where bound values come from: query arguments, URL-encoded
-// form arguments (both *fasthttp.Args) or a multipart form.
+// form arguments (both *fasthttp.Args), request headers or a multipart
+// form.
 type values interface {
 	Peek(name string) []byte
 	PeekMulti(name string) [][]byte
@@ -65,6 +67,9 @@ func newBinding(p *openapi.Input, bodyLimit int, gzip bool, list listing) (*bind
 	if b.query, err = newParams(p.Query); err != nil {
 		return nil, err
 	}
+	if b.header, err = newParams(p.Header); err != nil {
+		return nil, err
+	}
 	if p.Body != nil {
 		if b.body, err = newBodyBinding(p.Body, bodyLimit, gzip); err != nil {
 			return nil, err
@@ -73,6 +78,17 @@ func newBinding(p *openapi.Input, bodyLimit int, gzip bool, list listing) (*bind
 	return b, nil
 }
 
+// headerValues are the request headers as values: every field of a name,
+// case aside.
+type headerValues struct{ h *fasthttp.RequestHeader }
+
+// Peek returns the first field of name.
+func (v headerValues) Peek(name string) []byte { return v.h.Peek(name) }
+
+// PeekMulti returns every field of name.
+func (v headerValues) PeekMulti(name string) [][]byte { return v.h.PeekAll(name) }
+
+// newParams makes the binding of each path, query or header field.
 func newParams(fields []*openapi.InputField) ([]*param, error) {
 	out := make([]*param, 0, len(fields))
 	for _, f := range fields {
@@ -156,6 +172,12 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
 			return err
 		}
 	}
+	for _, p := range b.header {
+		var err error
+		if bad, err = b.bindValues(p, in, headerValues{&fc.Request().Header}, bad); err != nil {
+			return err
+		}
+	}
 	if b.body != nil {
 		var err error
 		if bad, err = b.body.bind(b, fc, in.FieldByIndex(b.input.Body.Struct.Index), bad); err != nil {
@@ -187,14 +209,14 @@ func sentTwice(src values, name string) bool {
 	return n > 1
 }
 
-// bindValues binds and checks a query or form field from src. An absent
-// value leaves the field as it is; so does an empty form value (a blank
-// form input), while an empty query value is a 400.
+// bindValues binds and checks a query, header or form field from src. An
+// absent value leaves the field as it is; so does an empty form value (a
+// blank form input), while an empty query or header value is a 400.
 func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []openapi.Violation) ([]openapi.Violation, error) {
 	if !p.f.Multi {
 		raw := src.Peek(p.f.Name)
 		if len(raw) == 0 {
-			if p.f.In == openapi.InQuery && len(src.PeekMulti(p.f.Name)) > 0 {
+			if p.f.In != openapi.InForm && len(src.PeekMulti(p.f.Name)) > 0 {
 				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
 			}
 			return p.absent(bad), nil
@@ -309,6 +331,8 @@ func problemDetail(f *openapi.InputField) string {
 		return "Invalid path parameter."
 	case openapi.InQuery:
 		return "Invalid query parameter."
+	case openapi.InHeader:
+		return "Invalid header."
 	}
 	return "Invalid form field."
 }

@@ -78,7 +78,7 @@ func (r *Router) settle(op *Operation) error {
 		return fmt.Errorf("route has a Location but answers %d, not 201", op.Status)
 	}
 	op.MaxBodyLimit = int64(r.cfg.BodyLimit)
-	op.Errors = errorsOf(op)
+	op.Errors = r.errorsOf(op)
 	if op.Deprecation != nil {
 		// First, so that every answer carries the headers, whatever
 		// answers it.
@@ -97,12 +97,11 @@ func (op *Operation) documentLocation(loc *location) {
 	op.Headers[fiber.HeaderLocation] = "The resource created: " + loc.path
 }
 
-// errorsOf lists every declared error the route of op can answer: those
-// its handler declares, then those of what its options enforce
-// (authentication, roles, If-Match, idempotency keys), then those every
-// route may answer (the request deadline and the outage detectors' 503s,
-// too large headers and a slow request head).
-func errorsOf(op *Operation) []*problem.Error {
+// errorsOf lists every declared error the route of op can answer, in the
+// one place they are derived: those its handler declares, then those of
+// what its options enforce (authentication, roles, If-Match, idempotency
+// keys), then those every route may answer (everyRouteErrors).
+func (r *Router) errorsOf(op *Operation) []*problem.Error {
 	errs := slices.Clone(op.Errors)
 	if op.Auth || op.OptionalAuth || op.ClientAuth {
 		// What the verifier answers, so the 401 example has its real code.
@@ -120,5 +119,5 @@ func errorsOf(op *Operation) []*problem.Error {
 	if op.Idempotent {
 		errs = append(errs, errIdempotencyInUse, errIdempotencyReused)
 	}
-	return append(errs, errRequestTimeout, errUnavailable, errHeadersTooLarge, errReadTimeout)
+	return append(errs, r.everyRouteErrors()...)
 }
