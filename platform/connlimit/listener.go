@@ -239,12 +239,15 @@ func peerAddr(c net.Conn) netip.Addr {
 	}
 }
 
-// refusal is the HTTP/1.1 answer to a refused connection: a 503 problem
-// with detail that asks to retry in a second and closes the connection.
+// errTooManyConnections answers a connection over a limit. It is written
+// here, before any request is read, so no error handler can answer it.
+var errTooManyConnections = problem.Declare(http.StatusServiceUnavailable, "too_many_connections", "Too many connections")
+
+// refusal is the HTTP/1.1 answer to a refused connection: the problem of
+// errTooManyConnections with detail, which asks to retry in a second and
+// closes the connection.
 func refusal(detail string) []byte {
-	p := problem.New(http.StatusServiceUnavailable, detail)
-	p.Code = "too_many_connections"
-	body, _ := json.Marshal(p) // a Problem always marshals
+	body, _ := json.Marshal(errTooManyConnections.WithDetail("%s", detail).Problem()) // a Problem always marshals
 	head := "HTTP/1.1 503 Service Unavailable\r\n" +
 		"Content-Type: " + problem.ContentType + "\r\n" +
 		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n" +

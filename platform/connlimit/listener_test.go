@@ -2,6 +2,7 @@ package connlimit_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/platform/connlimit"
+	"github.com/asapjs/fiber-template/platform/problem"
 )
 
 // fakeConn is a connection from addr that records what is written to it
@@ -274,9 +276,17 @@ func TestARefusedConnectionIsAnswered503(t *testing.T) {
 		t.Fatalf("the answer %q is not HTTP: %v", over.written.String(), err)
 	}
 	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Content-Type") != "application/problem+json" ||
-		!res.Close || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"too_many_connections"`) {
-		t.Errorf("answer %d %v %s, want a 503 problem too_many_connections with Retry-After that closes", res.StatusCode, res.Header, body)
+	var p problem.Problem
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Content-Type") != problem.ContentType ||
+		!res.Close || res.Header.Get("Retry-After") == "" {
+		t.Errorf("answer %d %v %s, want a 503 problem with Retry-After that closes", res.StatusCode, res.Header, body)
+	}
+	if p.Status != http.StatusServiceUnavailable || p.Code != "too_many_connections" || p.Type != problem.TypeURI(p.Code) ||
+		p.Title != "Too many connections" || p.Detail == "" || p.Detail == p.Title {
+		t.Errorf("problem %+v, want the declared too_many_connections with a detail of its own", p)
 	}
 }
 
