@@ -279,11 +279,7 @@ func NewWithOptions(db *bun.DB, cfg router.Config, opts Options) (*router.Router
 	}
 
 	// No login's password check outlives its request's deadline.
-	checkWithin := cfg.RequestTimeout
-	if checkWithin <= 0 {
-		checkWithin = router.DefaultRequestTimeout
-	}
-	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db), checkWithin)
+	throttle := accounts.NewLoginThrottle(repositories.NewLoginFailures(db), cfg.RequestDeadline())
 	go every(opts.Context, loginFailurePruneEvery, "prune login failures", logger, throttle.Prune)
 
 	cfg.Extensions = append(cfg.Extensions, bunext.New(database.NewCatalog(db, Models()...)))

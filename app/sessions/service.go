@@ -194,11 +194,6 @@ func (s *Service) EndOwn(ctx context.Context, userID int64, id string) error {
 	return nil
 }
 
-// EndSession ends the session with the id.
-func (s *Service) EndSession(ctx context.Context, id string) error {
-	return s.revoke(database.OnPrimary(ctx), []string{id})
-}
-
 // EndUser ends every session of the user: after a delete, a deactivation,
 // a role change or a password change, its access tokens stop working, and
 // no login that read the user before can begin a session (Begin).

@@ -161,7 +161,7 @@ func TestCheckToken(t *testing.T) {
 	f := newFixture(t)
 	_, good := f.begin(t)
 	_, ended := f.begin(t)
-	if err := f.s.EndSession(t.Context(), ended.SessionID); err != nil {
+	if err := f.s.EndOwn(t.Context(), f.user.ID, ended.SessionID); err != nil {
 		t.Fatalf("end session: %v", err)
 	}
 	cases := []struct {
@@ -206,7 +206,7 @@ func TestRevokedTokenRefusedWhileItCouldBeValid(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
 			_, claims := f.begin(t)
-			if err := f.s.EndSession(t.Context(), claims.SessionID); err != nil {
+			if err := f.s.EndOwn(t.Context(), f.user.ID, claims.SessionID); err != nil {
 				t.Fatalf("end session: %v", err)
 			}
 			r, ok := f.revocation(t, claims.SessionID)
@@ -232,7 +232,7 @@ func TestMaintainPrunesOnEveryTick(t *testing.T) {
 	f := newFixture(t)
 	_, claims := f.begin(t)
 	sid := claims.SessionID
-	if err := f.s.EndSession(t.Context(), sid); err != nil {
+	if err := f.s.EndOwn(t.Context(), f.user.ID, sid); err != nil {
 		t.Fatalf("end session: %v", err)
 	}
 	steps := []struct {

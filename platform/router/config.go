@@ -399,9 +399,7 @@ func configDefault(cfg Config) Config {
 	if cfg.HealthTimeout <= 0 {
 		cfg.HealthTimeout = defaultHealthTimeout
 	}
-	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = DefaultRequestTimeout
-	}
+	cfg.RequestTimeout = cfg.RequestDeadline()
 	if cfg.IdempotencyTTL <= 0 {
 		cfg.IdempotencyTTL = defaultIdempotencyTTL
 	}
@@ -428,4 +426,14 @@ func configDefault(cfg Config) Config {
 		cfg.Logger = slog.Default()
 	}
 	return cfg
+}
+
+// RequestDeadline is how long a request of a router made with c may take:
+// RequestTimeout, or DefaultRequestTimeout when c leaves it unset. Work
+// that must not outlive a request (a password check) is bounded by it.
+func (c Config) RequestDeadline() time.Duration {
+	if c.RequestTimeout <= 0 {
+		return DefaultRequestTimeout
+	}
+	return c.RequestTimeout
 }

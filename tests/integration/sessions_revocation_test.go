@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 
@@ -88,7 +89,7 @@ func TestRevocationsReloadedAfterTheListenerReconnects(t *testing.T) {
 	if err := db.NewRaw("SELECT pg_terminate_backend(?, 10000)", before).Scan(t.Context(), &gone); err != nil || !gone {
 		t.Fatalf("terminate the listener's backend %d: %v (gone %v)", before, err, gone)
 	}
-	if err := otherInstance(t, db).EndSession(t.Context(), sessionIDOf(t, token)); err != nil {
+	if err := endOn(t, otherInstance(t, db), token); err != nil {
 		t.Fatalf("end the session on another instance: %v", err)
 	}
 	// A listener that connects stays connected: none now means none was
@@ -105,7 +106,7 @@ func TestRevocationsReloadedAfterTheListenerReconnects(t *testing.T) {
 		_, token := a.memberToken(t, "notified@example.com")
 		me := req{method: http.MethodGet, path: "/api/users/me", token: token}
 		a.send(t, me).wantStatus(t, http.StatusOK)
-		if err := otherInstance(t, db).EndSession(t.Context(), sessionIDOf(t, token)); err != nil {
+		if err := endOn(t, otherInstance(t, db), token); err != nil {
 			t.Fatalf("end the session on another instance: %v", err)
 		}
 		a.eventually(t, me, http.StatusUnauthorized, listenerWait).wantProblem(t, http.StatusUnauthorized)
@@ -176,4 +177,15 @@ func secretKeys(t *testing.T, secret []byte) *token.Keys {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// endOn ends the session of the access token on the instance s, as its
+// user's logout of that session does.
+func endOn(t *testing.T, s *sessions.Service, access string) error {
+	t.Helper()
+	user, err := strconv.ParseInt(jwtClaimsOf(t, access).Subject, 10, 64)
+	if err != nil {
+		t.Fatalf("subject of %q: %v", access, err)
+	}
+	return s.EndOwn(t.Context(), user, sessionIDOf(t, access))
 }
