@@ -64,7 +64,7 @@ func (c *Users) Routes() []router.Route {
 				"(NFKC, case-folded) and must be unique in that form."),
 			router.OperationID("createUser"),
 			router.Status(http.StatusCreated),
-			router.Location("/{id}"),
+			router.Location("/:id"),
 			router.OptionalAuth(),
 			router.Idempotent(),
 			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -11,17 +12,18 @@ import (
 )
 
 // Location sets the Location header of a route's 201 answer to the
-// resource it created: the route's path followed by template, whose
-// {name} segments are filled from the answer's members of those JSON
-// names (a string or an integer), so that POST /users with "/{id}"
-// answers Location: /api/users/42. The document declares the header. A
-// route that does not answer 201, or a name that is not such a member,
-// fails at start-up.
+// resource it created: the route's path followed by template, written as
+// route paths are, whose :name segments are filled from the answer's
+// members of those JSON names (a string or an integer), so that POST
+// /users with "/:id" answers Location: /api/users/42. The document
+// declares the header. A route that does not answer 201, or a name that is
+// not such a member, fails at start-up.
 func Location(template string) Option { return func(op *Operation) { op.Location = template } }
 
 // location is the Location of a route's answers, made at start-up.
 type location struct {
-	// path is the route's path and the template, as the document shows it.
+	// path is the route's path and the template, as the document writes
+	// paths ({name}).
 	path string
 	// parts are literal text, or with field set, a member of the answer.
 	parts []locationPart
@@ -46,27 +48,34 @@ func newLocation(fullPath, template string, out reflect.Type) (*location, error)
 		return nil, fmt.Errorf("Location %q needs a struct answer to fill it from", template)
 	}
 	base := strings.TrimSuffix(fullPath, "/")
-	l := &location{path: base + template, parts: []locationPart{{text: base}}}
-	for rest := template; rest != ""; {
-		open := strings.IndexByte(rest, '{')
-		if open < 0 {
-			l.parts = append(l.parts, locationPart{text: rest})
-			break
+	l := &location{parts: []locationPart{{text: base}}}
+	doc := base
+	for i, seg := range strings.Split(template, "/")[1:] {
+		name, param := strings.CutPrefix(seg, ":")
+		switch {
+		case strings.ContainsAny(seg, "{}"):
+			return nil, fmt.Errorf("Location %q: write a parameter as route paths do, /:name", template)
+		case !param:
+			l.parts = append(l.parts, locationPart{text: "/" + seg})
+			doc += "/" + seg
+			continue
+		case !paramNameRE.MatchString(name):
+			return nil, fmt.Errorf("Location %q: segment %d, %q, is not a :name", template, i+1, seg)
 		}
-		end := strings.IndexByte(rest[open:], '}')
-		if end < 0 {
-			return nil, fmt.Errorf("Location %q: unclosed {", template)
-		}
-		name := rest[open+1 : open+end]
 		field, err := memberField(out, name)
 		if err != nil {
 			return nil, fmt.Errorf("Location %q: %w", template, err)
 		}
-		l.parts = append(l.parts, locationPart{text: rest[:open]}, locationPart{field: field})
-		rest = rest[open+end+1:]
+		l.parts = append(l.parts, locationPart{text: "/"}, locationPart{field: field})
+		doc += "/{" + name + "}"
 	}
+	l.path = doc
 	return l, nil
 }
+
+// paramNameRE is what a parameter of a Location template may be called:
+// the JSON name of a member.
+var paramNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // memberField finds the member name of the answers of struct type t, as
 // the document names it, and checks that it is a string or an integer.

@@ -27,7 +27,7 @@ func createdRoute(opts ...router.Option) router.Route {
 func TestLocationNamesTheCreatedResource(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, router.Config{BasePath: "/api", Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
-		createdRoute(router.Status(http.StatusCreated), router.Location("/{id}/by-slug/{slug}")),
+		createdRoute(router.Status(http.StatusCreated), router.Location("/:id/by-slug/:slug")),
 	}}}})
 	resp, body := send(t, r, http.MethodPost, "/api/things", "application/json", `{"slug":"a b/c"}`)
 	if resp.StatusCode != http.StatusCreated {
@@ -51,11 +51,12 @@ func TestLocationDeclarationsFailAtStart(t *testing.T) {
 		route router.Route
 		want  string
 	}{
-		{"a 200", createdRoute(router.Location("/{id}")), "not 201"},
-		{"no such member", createdRoute(router.Status(http.StatusCreated), router.Location("/{name}")), "no member name"},
-		{"a list member", createdRoute(router.Status(http.StatusCreated), router.Location("/{Tags}")), "not a string or an integer"},
-		{"not a path", createdRoute(router.Status(http.StatusCreated), router.Location("{id}")), "must start with /"},
-		{"unclosed", createdRoute(router.Status(http.StatusCreated), router.Location("/{id")), "unclosed"},
+		{"a 200", createdRoute(router.Location("/:id")), "not 201"},
+		{"no such member", createdRoute(router.Status(http.StatusCreated), router.Location("/:name")), "no member name"},
+		{"a list member", createdRoute(router.Status(http.StatusCreated), router.Location("/:Tags")), "not a string or an integer"},
+		{"not a path", createdRoute(router.Status(http.StatusCreated), router.Location(":id")), "must start with /"},
+		{"not a name", createdRoute(router.Status(http.StatusCreated), router.Location("/:")), "is not a :name"},
+		{"the document's syntax", createdRoute(router.Status(http.StatusCreated), router.Location("/{id}")), "as route paths do"},
 	} {
 		_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{tc.route}}}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -88,7 +89,7 @@ func TestLocationReadsEmbeddedMembers(t *testing.T) {
 				return &embedding{Name: in.Body.Name}, nil
 			}
 			return &embedding{record: &record{ID: 7}, Name: in.Body.Name}, nil
-		}, router.Status(http.StatusCreated), router.Location("/{id}")),
+		}, router.Status(http.StatusCreated), router.Location("/:id")),
 	}}}})
 	resp, body := send(t, r, http.MethodPost, "/api/things", "application/json", `{"name":"a"}`)
 	if resp.StatusCode != http.StatusCreated || resp.Header.Get("Location") != "/api/things/7" {
