@@ -41,6 +41,31 @@ func HandlerAt(b *testing.B, app *fiber.App, authorization, target string) {
 	}
 }
 
+// WriteAt is HandlerAt for a write: method to target with each of bodies
+// in turn, as contentType, answered with want.
+func WriteAt(b *testing.B, app *fiber.App, authorization, method, target, contentType string, bodies [][]byte, want int) {
+	h := app.Handler()
+	var ctx fasthttp.RequestCtx
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		ctx.Request.Reset()
+		ctx.Response.Reset()
+		ctx.ResetUserValues()
+		ctx.Request.Header.SetMethod(method)
+		ctx.Request.SetRequestURI(target)
+		ctx.Request.Header.SetHost("bench.test")
+		ctx.Request.Header.Set(fiber.HeaderAuthorization, authorization)
+		ctx.Request.Header.SetContentType(contentType)
+		ctx.Request.SetBody(bodies[i%len(bodies)])
+		i++
+		h(&ctx)
+		if ctx.Response.StatusCode() != want {
+			b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
+		}
+	}
+}
+
 // HTTP sends each request through app.Test: a full HTTP/1.1 request
 // written, parsed and answered in process, as a client would see it.
 func HTTP(b *testing.B, app *fiber.App, authorization string) {
