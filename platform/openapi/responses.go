@@ -162,7 +162,7 @@ func declaredErrors(errs []*problem.Error) (declared, error) {
 		}
 		if _, seen := d.titles[e.Status]; !seen {
 			d.statuses = append(d.statuses, e.Status)
-			d.examples[e.Status] = &problem.Problem{Type: problem.TypeURI(e.Code), Title: title, Status: e.Status, Detail: title, Code: e.Code}
+			d.examples[e.Status] = e.Problem()
 		}
 		if !slices.Contains(d.titles[e.Status], title) {
 			d.titles[e.Status] = append(d.titles[e.Status], title)

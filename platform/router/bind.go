@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -158,7 +157,7 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
 		// Clients percent-encode path values; Fiber hands them over raw.
 		value, err := url.PathUnescape(fc.Params(p.f.Name))
 		if err != nil {
-			return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, "is not a valid percent-encoded value")
+			return fieldProblem(problemDetail(p.f), p.f.Name, "is not a valid percent-encoded value")
 		}
 		raw := []byte(value)
 		if err := p.bindOne(in.FieldByIndex(p.f.Index), raw); err != nil {
@@ -217,12 +216,12 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 		raw := src.Peek(p.f.Name)
 		if len(raw) == 0 {
 			if p.f.In != openapi.InForm && len(src.PeekMulti(p.f.Name)) > 0 {
-				return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
+				return bad, fieldProblem(problemDetail(p.f), p.f.Name, emptyMessage)
 			}
 			return p.absent(bad), nil
 		}
 		if sentTwice(src, p.f.Name) {
-			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, repeatedMessage)
+			return bad, fieldProblem(problemDetail(p.f), p.f.Name, repeatedMessage)
 		}
 		if err := p.bindOne(base.FieldByIndex(p.f.Index), raw); err != nil {
 			return bad, err
@@ -235,14 +234,14 @@ func (b *binding) bindValues(p *param, base reflect.Value, src values, bad []ope
 	}
 	for _, raw := range raws {
 		if len(raw) == 0 && p.f.In == openapi.InQuery {
-			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, emptyMessage)
+			return bad, fieldProblem(problemDetail(p.f), p.f.Name, emptyMessage)
 		}
 		if msg := textProblem(raw); msg != "" {
-			return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, msg)
+			return bad, fieldProblem(problemDetail(p.f), p.f.Name, msg)
 		}
 	}
 	if err := p.setMulti(base.FieldByIndex(p.f.Index), raws); err != nil {
-		return bad, fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
+		return bad, fieldProblem(problemDetail(p.f), p.f.Name, err.Error())
 	}
 	return b.check(p, raws, bad), nil
 }
@@ -272,10 +271,10 @@ func textProblem(raw []byte) string {
 // bindOne parses raw into the field at ptr.
 func (p *param) bindOne(v reflect.Value, raw []byte) error {
 	if msg := textProblem(raw); msg != "" {
-		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, msg)
+		return fieldProblem(problemDetail(p.f), p.f.Name, msg)
 	}
 	if err := p.set(v, raw); err != nil {
-		return fieldProblem(http.StatusBadRequest, problemDetail(p.f), p.f.Name, err.Error())
+		return fieldProblem(problemDetail(p.f), p.f.Name, err.Error())
 	}
 	return nil
 }
@@ -375,7 +374,7 @@ func violationsProblem(bad []openapi.Violation) *problem.Problem {
 	return p
 }
 
-// fieldProblem is a problem naming one input field and what is wrong with it.
-func fieldProblem(status int, detail, field, message string) *problem.Problem {
+// fieldProblem is the 400 naming one input field and what is wrong with it.
+func fieldProblem(detail, field, message string) *problem.Problem {
 	return problem.Malformed(detail, problem.FieldError{Field: field, Message: message})
 }

@@ -96,7 +96,7 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 	args.ParseBytes(body)
 	for _, p := range b.form {
 		if !p.f.Multi && len(args.PeekMulti(p.f.Name)) > 1 {
-			return bad, fieldProblem(http.StatusBadRequest, "The request body has a field twice.", p.f.Name, "appears more than once")
+			return bad, fieldProblem("The request body has a field twice.", p.f.Name, "appears more than once")
 		}
 		if bad, err = rb.bindValues(p, dst, args, bad); err != nil {
 			return bad, err
@@ -213,16 +213,16 @@ func jsonProblem(err error) error {
 	var syn *jsontext.SyntacticError
 	if errors.As(err, &syn) {
 		if errors.Is(err, jsontext.ErrDuplicateName) {
-			return fieldProblem(http.StatusBadRequest, "The request body has a member twice.", pointerField(syn.JSONPointer), "appears more than once")
+			return fieldProblem("The request body has a member twice.", pointerField(syn.JSONPointer), "appears more than once")
 		}
 		return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
 	}
 	var sem *jsonv2.SemanticError
 	if errors.As(err, &sem) && sem.JSONPointer != "" {
 		if errors.Is(err, jsonv2.ErrUnknownName) {
-			return fieldProblem(http.StatusBadRequest, "The request body does not have the documented shape.", pointerField(sem.JSONPointer), "is not a member of this object")
+			return fieldProblem("The request body does not have the documented shape.", pointerField(sem.JSONPointer), "is not a member of this object")
 		}
-		return fieldProblem(http.StatusBadRequest, "The request body has a value of the wrong type.", pointerField(sem.JSONPointer), "has the wrong type")
+		return fieldProblem("The request body has a value of the wrong type.", pointerField(sem.JSONPointer), "has the wrong type")
 	}
 	return problem.New(http.StatusBadRequest, "The request body is not valid JSON.")
 }

@@ -58,7 +58,7 @@ func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {
 	case errors.As(err, &p):
 		return p
 	case errors.As(err, &pf):
-		return fieldProblem(http.StatusBadRequest, "Invalid paging parameter "+pf.Field+": "+pf.Message+".", pf.Field, pf.Message)
+		return fieldProblem("Invalid paging parameter "+pf.Field+": "+pf.Message+".", pf.Field, pf.Message)
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestHeaderFieldsTooLarge:
 		return errHeadersTooLarge.WithDetail("The request line and headers are larger than the server reads (%d bytes).", r.cfg.ReadBufferSize).Problem()
 	case errors.As(err, &fe) && fe.Code == http.StatusRequestTimeout:

@@ -117,7 +117,7 @@ func fingerprintKey(secret []byte, keys *token.Keys) ([]byte, error) {
 func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) error {
 	fields := fc.Request().Header.PeekAll(HeaderIdempotencyKey)
 	if len(fields) > 1 {
-		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, repeatedMessage)
+		return fieldProblem("The Idempotency-Key header is malformed.", HeaderIdempotencyKey, repeatedMessage)
 	}
 	key, err := parseIdempotencyKey(string(fields[0]))
 	if err != nil {
@@ -214,7 +214,7 @@ func replay(fc *fiber.Ctx, rec idempotency.Record) error {
 // string (RFC 8941: in double quotes, \" and \\ escaped).
 func parseIdempotencyKey(v string) (string, error) {
 	bad := func(why string) error {
-		return fieldProblem(http.StatusBadRequest, "The Idempotency-Key header is malformed.", HeaderIdempotencyKey, why)
+		return fieldProblem("The Idempotency-Key header is malformed.", HeaderIdempotencyKey, why)
 	}
 	if len(v) > openapi.IdempotencyKeyMax {
 		return "", bad("must have at most " + strconv.Itoa(openapi.IdempotencyKeyMax) + " characters")
