@@ -29,6 +29,10 @@ func (e *StaleError) Error() string {
 	return "repositories: the row is at version " + strconv.FormatInt(e.Current, 10) + " now"
 }
 
+// CurrentVersion returns Current: a StaleError is the router.StaleWrite
+// that tells router.Versioned its write lost a race.
+func (e *StaleError) CurrentVersion() int64 { return e.Current }
+
 // SQLSTATE and SQLite extended result code of a unique constraint
 // violation.
 const (

@@ -31,6 +31,9 @@ import (
 //	if err := in.Body.Apply(&req); err != nil {
 //		return nil, err // a 422 naming the members that broke T's rules
 //	}
+//
+// Versioned.Patch does this for a conditional write, and answers a patch
+// that changes nothing without writing.
 type MergePatch[T any] struct {
 	members map[string]any
 	check   patchChecker
@@ -74,38 +77,6 @@ func (p *MergePatch[T]) Apply(dst *T) error {
 	}
 	*dst = out
 	return nil
-}
-
-// Changes reports whether applying the patch to current would change it,
-// as JSON: a patch of no members, or of members set to the values they
-// have, changes nothing, and a handler can answer current as it is,
-// without a write or a new version.
-func (p *MergePatch[T]) Changes(current T) (bool, error) {
-	before, err := toJSONValue(&current)
-	if err != nil {
-		return false, err
-	}
-	target, err := toJSONValue(&current) // mergePatch merges into its target
-	if err != nil {
-		return false, err
-	}
-	return !reflect.DeepEqual(before, mergePatch(target, p.members)), nil
-}
-
-// SameJSON reports whether a and b are the same JSON value: a PUT whose
-// body is the representation the resource has changes nothing, and a
-// handler can answer the resource as it is, without a write or a new
-// version. Numbers compare by their text, members whatever their order.
-func SameJSON(a, b any) (bool, error) {
-	av, err := toJSONValue(a)
-	if err != nil {
-		return false, err
-	}
-	bv, err := toJSONValue(b)
-	if err != nil {
-		return false, err
-	}
-	return reflect.DeepEqual(av, bv), nil
 }
 
 // setPatch keeps the members of the checked patch body in the MergePatch
