@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofiber/fiber/v2"
-
 	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
@@ -29,14 +27,14 @@ type Auth struct {
 	// clients are the services that may introspect tokens.
 	clients router.Clients
 	// limit runs before login and refresh: the auth rate limit.
-	limit []fiber.Handler
+	limit router.Option
 }
 
 // NewAuth returns the auth controller; clients are the services that may
 // introspect tokens, and limit, if not nil, limits the public login and
 // refresh routes (the auth rate limit).
 func NewAuth(users *repositories.Users, passwords *accounts.Passwords, sessions *sessions.Service, throttle *accounts.LoginThrottle, clients router.Clients, limit *ratelimit.Limiter) *Auth {
-	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, clients: clients, limit: middleware(limit)}
+	return &Auth{users: users, passwords: passwords, sessions: sessions, throttle: throttle, clients: clients, limit: guard(limit)}
 }
 
 // BasePath returns "/auth".
@@ -62,10 +60,10 @@ func (a *Auth) Routes() []router.Route {
 				"address within 15 minutes, the next ones are a 429 with Retry-After, whatever the password."),
 			router.OperationID("login"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidCredentials, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
+			router.Errors(ErrInvalidCredentials, ErrTooManyRequests, ErrBusy),
 			router.Header("Cache-Control", "no-store: an answer with tokens is never kept (RFC 6749, section 5.1)"),
 			router.Header("Pragma", "no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1)"),
-			router.Use(a.limit...)),
+			a.limit),
 		router.Post("/refresh", a.refresh,
 			router.Summary("Refresh a session"),
 			router.Description("The OAuth2 refresh_token grant: exchanges a refresh token for a new access token and "+
@@ -73,10 +71,10 @@ func (a *Auth) Routes() []router.Route {
 				"is a 401 and ends the whole session (reuse detection)."),
 			router.OperationID("refresh"),
 			router.BodyContentType(router.MediaForm, router.MediaJSON),
-			router.Errors(ErrInvalidGrant, ErrTooManyRequests, ratelimit.ErrUnavailable),
+			router.Errors(ErrInvalidGrant),
 			router.Header("Cache-Control", "no-store: an answer with tokens is never kept (RFC 6749, section 5.1)"),
 			router.Header("Pragma", "no-cache, for HTTP/1.0 caches (RFC 6749, section 5.1)"),
-			router.Use(a.limit...)),
+			a.limit),
 		router.Post("/logout", a.logout,
 			router.Summary("Log out"),
 			router.Description("Ends the session of the refresh token: its refresh token and access tokens stop "+

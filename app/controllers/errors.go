@@ -11,6 +11,7 @@ import (
 	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
+	"github.com/asapjs/fiber-template/platform/router"
 )
 
 // Errors the routes of the example service declare and return.
@@ -72,11 +73,11 @@ func accountError(c *fiber.Ctx, err error, field string) error {
 	return err
 }
 
-// middleware is the auth rate limit limit as the middleware of a route:
-// none when limit is nil.
-func middleware(limit *ratelimit.Limiter) []fiber.Handler {
+// guard is the auth rate limit as the guard of a route, the errors it
+// answers declared with it: nothing when limit is nil.
+func guard(limit *ratelimit.Limiter) router.Option {
 	if limit == nil {
-		return nil
+		return func(*router.Operation) {}
 	}
-	return []fiber.Handler{limit.Handler()}
+	return router.Guard(limit.Handler(), limit.Errors()...)
 }

@@ -67,8 +67,8 @@ func (c *Users) Routes() []router.Route {
 			router.Location("/:id"),
 			router.OptionalAuth(),
 			router.Idempotent(),
-			router.Errors(ErrEmailTaken, ErrForbidden, ErrTooManyRequests, ErrBusy, ratelimit.ErrUnavailable),
-			router.Use(middleware(c.limit)...)),
+			router.Errors(ErrEmailTaken, ErrForbidden, ErrBusy),
+			guard(c.limit)),
 		router.Get("/", c.list,
 			router.Summary("List users"),
 			router.Description("Lists users a page at a time, by id or in the order of sort (creation time, name or "+

@@ -128,15 +128,17 @@ func writeDocument(name string, doc []byte) error {
 // documents are the two versions of the generated document.
 type documents struct{ v30, v31 []byte }
 
-// buildSpec builds the router as serve does, on an in-memory database, and
-// returns its generated documents.
+// buildSpec builds the router as serve does, with the accounts settings of
+// cfg, on an in-memory database, and returns its generated documents.
 func buildSpec(ctx context.Context, cfg config, logger *slog.Logger) (documents, error) {
 	db, err := database.Open(ctx, specDatabase)
 	if err != nil {
 		return documents{}, err
 	}
 	defer db.Close()
-	r, err := app.New(db, routerConfig(cfg, logger))
+	// The service's own options, as serve gives them: what they add to
+	// the routes (the auth rate limit's errors) is in the document.
+	r, err := app.NewWithOptions(db, routerConfig(cfg, logger), accountOptions(ctx, cfg))
 	if err != nil {
 		return documents{}, err
 	}

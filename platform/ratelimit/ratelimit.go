@@ -58,6 +58,14 @@ func (l *Limiter) Handler() fiber.Handler {
 	}
 }
 
+// Errors are the declared errors Handler answers with, for the routes it
+// guards to document (router.Guard): problem.ErrTooManyRequests, what the
+// default LimitReached answers (a custom one's errors are its own to
+// declare), and ErrUnavailable when the Store fails.
+func (l *Limiter) Errors() []*problem.Error {
+	return []*problem.Error{problem.ErrTooManyRequests, ErrUnavailable}
+}
+
 // Hit counts the request under Scope + ":" + Key(c) with the request's
 // context (c.UserContext(), which carries the router's request deadline),
 // sets the RateLimit-* headers, and past Max returns LimitReached's error

@@ -141,6 +141,20 @@ func Use(handlers ...fiber.Handler) Option {
 	return func(op *Operation) { op.Middleware = append(op.Middleware, handlers...) }
 }
 
+// Guard runs h on this route as Use does, and declares the errors h may
+// answer with on the route's document: a middleware that can fail says
+// what it answers where it is made, once, rather than on every route it
+// guards (Config.MiddlewareErrors is the same for the middleware of every
+// route).
+//
+//	router.Post("/login", a.login, router.Guard(limit.Handler(), limit.Errors()...))
+func Guard(h fiber.Handler, errs ...*problem.Error) Option {
+	return func(op *Operation) {
+		op.Middleware = append(op.Middleware, h)
+		op.Errors = append(op.Errors, errs...)
+	}
+}
+
 // BodyLimit caps the route's request body at n bytes. The effective limit
 // is the smallest of n, the largest body the route's schema can accept and
 // Config.BodyLimit; a larger body is a 413 before it is read.
