@@ -90,6 +90,7 @@ func (g *gen) parameter(f *InputField) (*Parameter, error) {
 	}
 	if f.Paging == paging.LimitParam {
 		s.Maximum = ptr(float64(g.r.cfg.MaxLimit))
+		s.Default = paging.DefaultLimitUnder(g.r.cfg.MaxLimit)
 	}
 	p := &Parameter{Name: f.Name, In: in, Description: s.Description, Required: required || f.In == InPath, Schema: s}
 	f.Schema, f.Required = s, p.Required

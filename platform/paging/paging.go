@@ -42,6 +42,16 @@ type Paging struct {
 	MaxLimit int
 }
 
+// DefaultLimitUnder is the limit of a request that sends none, where the
+// largest is maxLimit: DefaultLimit, or maxLimit when that is smaller (0,
+// no largest, leaves DefaultLimit).
+func DefaultLimitUnder(maxLimit int) int {
+	if maxLimit > 0 && maxLimit < DefaultLimit {
+		return maxLimit
+	}
+	return DefaultLimit
+}
+
 // Offset returns the number of rows before the page: Limit * Page.
 func (p Paging) Offset() int { return p.Limit * p.Page }
 
@@ -67,10 +77,10 @@ type FieldError struct {
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
 // Parse parses raw page and limit values from a query string. An empty value
-// takes its default. Values must be base-10 integers with page >= 0 and
+// takes its default (a limit DefaultLimitUnder(maxLimit)). Values must be base-10 integers with page >= 0 and
 // 1 <= limit <= maxLimit; anything else is a *FieldError naming the field.
 func Parse(page, limit []byte, maxLimit int) (Paging, error) {
-	p := Paging{Page: DefaultPage, Limit: DefaultLimit, MaxLimit: maxLimit}
+	p := Paging{Page: DefaultPage, Limit: DefaultLimitUnder(maxLimit), MaxLimit: maxLimit}
 	if len(page) > 0 {
 		n, ok := parseInt(page)
 		if !ok {

@@ -170,7 +170,9 @@ type Config struct {
 	//
 	// Optional. Default: 200 MB
 	BodyLimit int
-	// MaxLimit is the largest paging limit a request may ask for.
+	// MaxLimit is the largest paging limit a request may ask for; a
+	// request that asks for none gets paging.DefaultLimit, or MaxLimit
+	// when it is smaller, and the document says both.
 	//
 	// Optional. Default: 100
 	MaxLimit int
