@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 
 	"github.com/asapjs/fiber-template/app/accounts"
 	"github.com/asapjs/fiber-template/app/dto"
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
 	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/platform/etag"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/ratelimit"
@@ -108,11 +106,12 @@ func (c *Users) Routes() []router.Route {
 				"unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active "+
 				"flag ends the user's sessions. A member's change of its own email counts against the per-address "+
 				"rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag "+
-				"of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag."),
+				"of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; "+
+				"without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts."),
 			router.OperationID("updateUser"),
 			router.Auth(),
 			router.IfMatch(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrTooManyRequests, ratelimit.ErrUnavailable)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, router.ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Patch("/:id", c.patch,
 			router.Summary("Change part of a user"),
 			router.Description("Applies a JSON merge patch (RFC 7396, application/merge-patch+json) to the email, name, "+
@@ -123,7 +122,7 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("patchUser"),
 			router.Auth(),
 			router.IfMatch(),
-			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
+			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, router.ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Delete("/:id/sessions", c.endSessions,
 			router.Summary("End every session of a user"),
 			router.Description("Ends every session of the user: its refresh tokens and access tokens stop working on "+
@@ -207,7 +206,7 @@ func (c *Users) create(rc *router.Ctx, in *CreateUserInput) (*dto.User, error) {
 		Role:         role,
 		Active:       active,
 	}
-	return userAnswer(rc, u, c.users.Create(rc.Context(), u))
+	return userAnswer(u, c.users.Create(rc.Context(), u))
 }
 
 func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User], error) {
@@ -232,7 +231,7 @@ func (c *Users) me(rc *router.Ctx, _ *MeInput) (*dto.User, error) {
 func (c *Users) endSessions(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
 	ctx := database.OnPrimary(rc.Context())
 	if _, err := c.users.Get(ctx, in.ID); err != nil {
-		return nil, userError(rc, err)
+		return nil, userError(err)
 	}
 	return nil, c.sessions.EndUser(ctx, in.ID)
 }
@@ -246,7 +245,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 	ctx := database.OnPrimary(rc.Context())
 	u, err := c.users.Get(ctx, callerOf(rc).id)
 	if err != nil {
-		return nil, userError(rc, err)
+		return nil, userError(err)
 	}
 	ok, err := c.passwords.Check(ctx, u.PasswordHash, in.Body.CurrentPassword)
 	if err != nil {
@@ -262,7 +261,7 @@ func (c *Users) changePassword(rc *router.Ctx, in *ChangePasswordInput) (*router
 		return nil, accountError(rc.Fiber(), err, "new_password")
 	}
 	if err := c.users.SetPassword(ctx, u.ID, hash); err != nil {
-		return nil, userError(rc, err)
+		return nil, userError(err)
 	}
 	return nil, c.sessions.EndUser(ctx, u.ID)
 }
@@ -272,110 +271,64 @@ func (c *Users) get(rc *router.Ctx, in *UserIDInput) (*dto.User, error) {
 		return nil, errNotYours
 	}
 	u, err := c.users.Get(database.OnPrimary(rc.Context()), in.ID)
-	return userAnswer(rc, u, err)
+	return userAnswer(u, err)
 }
 
 func (c *Users) update(rc *router.Ctx, in *UpdateUserInput) (*dto.User, error) {
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}
-	// Read where the write goes: a body equal to the user writes nothing.
-	ctx := database.OnPrimary(rc.Context())
-	versions := rc.IfMatch().Versions()
-	current, err := c.current(rc, ctx, in.ID, versions)
-	if err != nil {
-		return nil, err
-	}
-	u, err := c.replace(rc, ctx, current, in.Body, versions)
-	return userAnswer(rc, u, err)
+	u, err := c.writes(rc).Put(rc, in.ID, in.Body)
+	return userAnswer(u, err)
 }
-
-// current reads the user with the id where ctx reads, and checks it
-// against the If-Match versions (none: any version).
-func (c *Users) current(rc *router.Ctx, ctx context.Context, id int64, versions []int64) (*models.User, error) {
-	current, err := c.users.Get(ctx, id)
-	if err != nil {
-		return nil, userError(rc, err)
-	}
-	if versions != nil && !slices.Contains(versions, current.Version) {
-		return nil, rc.PreconditionFailed(etag.Version(current.Version))
-	}
-	return current, nil
-}
-
-// patchAttempts is how many times a patch without If-Match is applied
-// when another write changes the user between its read and its write.
-const patchAttempts = 5
 
 func (c *Users) patch(rc *router.Ctx, in *PatchUserInput) (*dto.User, error) {
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}
-	// Read where the write goes, so that the patch applies to the latest.
-	ctx := database.OnPrimary(rc.Context())
-	versions := rc.IfMatch().Versions()
-	for attempt := 1; ; attempt++ {
-		current, err := c.current(rc, ctx, in.ID, versions)
-		if err != nil {
-			return nil, err
-		}
-		body := dto.UpdateRequestOf(*current)
-		if err := in.Body.Apply(&body); err != nil {
-			return nil, err
-		}
-		// Written only over the version the patch was applied to.
-		u, err := c.replace(rc, ctx, current, body, []int64{current.Version})
-		var stale *repositories.StaleError
-		if errors.As(err, &stale) && versions == nil {
-			if attempt < patchAttempts {
-				continue
-			}
-			// No precondition was sent: not a 412.
-			return nil, ErrEditConflict.WithDetail("The user kept changing while the patch was applied; send it again.")
-		}
-		return userAnswer(rc, u, err)
-	}
+	u, err := c.writes(rc).Patch(rc, in.ID, &in.Body)
+	return userAnswer(u, err)
 }
 
-// replace writes body over the user current, when its version is one of
-// versions (nil: any), with the permissions of an update: only an admin
-// changes a role or the active flag, and such a change ends the user's
-// sessions. A body that changes nothing writes nothing and answers
-// current, its version and ETag kept, so that caches and other writers are
-// not told of a change there was not. The repository's errors are
-// returned as they are.
-func (c *Users) replace(rc *router.Ctx, ctx context.Context, current *models.User, body dto.UpdateUserRequest, versions []int64) (*models.User, error) {
-	email, err := normalizeEmailField("email", body.Email)
-	if err != nil {
-		return nil, err
+// writes are the conditional writes of users with the permissions of an
+// update by rc's caller: only an admin changes a role or the active flag,
+// a member's change of its email counts against the auth rate limit, and
+// a change of role or active flag ends the user's sessions.
+func (c *Users) writes(rc *router.Ctx) *router.Versioned[models.User, dto.UpdateUserRequest] {
+	return &router.Versioned[models.User, dto.UpdateUserRequest]{
+		// Read where the write goes: a body equal to the user writes nothing.
+		Get: func(ctx context.Context, id int64) (*models.User, error) {
+			return c.users.Get(database.OnPrimary(ctx), id)
+		},
+		Version: func(u *models.User) int64 { return u.Version },
+		Form:    dto.UpdateRequestOf,
+		Row: func(body dto.UpdateUserRequest, current *models.User) (*models.User, error) {
+			email, err := normalizeEmailField("email", body.Email)
+			if err != nil {
+				return nil, err
+			}
+			u := &models.User{ID: current.ID, Email: email, Name: body.Name, Role: body.Role, Active: *body.Active}
+			if !callerOf(rc).admin() && (u.Role != current.Role || u.Active != current.Active) {
+				return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
+			}
+			return u, nil
+		},
+		Update: func(ctx context.Context, current, u *models.User, version int64) error {
+			ctx = database.OnPrimary(ctx)
+			if u.Email != current.Email {
+				if err := c.countEmailChange(rc); err != nil {
+					return err
+				}
+			}
+			if err := c.users.Update(ctx, u, version); err != nil {
+				return err
+			}
+			if u.Role != current.Role || u.Active != current.Active {
+				return c.sessions.EndUser(ctx, u.ID)
+			}
+			return nil
+		},
 	}
-	u := &models.User{
-		ID:     current.ID,
-		Email:  email,
-		Name:   body.Name,
-		Role:   body.Role,
-		Active: *body.Active,
-	}
-	if !callerOf(rc).admin() && (u.Role != current.Role || u.Active != current.Active) {
-		return nil, ErrForbidden.WithDetail("Only an admin may change a role or the active flag.")
-	}
-	if u.Email == current.Email && u.Name == current.Name && u.Role == current.Role && u.Active == current.Active {
-		return current, nil
-	}
-	if u.Email != current.Email {
-		if err := c.countEmailChange(rc); err != nil {
-			return nil, err
-		}
-	}
-	if err := c.users.Update(ctx, u, versions...); err != nil {
-		return nil, err
-	}
-	if u.Role != current.Role || u.Active != current.Active {
-		if err := c.sessions.EndUser(ctx, u.ID); err != nil {
-			return nil, err
-		}
-	}
-	return u, nil
 }
 
 // emailChangeCounted is the Locals key that marks a request whose email
@@ -398,39 +351,36 @@ func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, erro
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}
-	ctx := database.OnPrimary(rc.Context())
 	// If-Match is checked here, before the sessions end for nothing, and
 	// again by the delete itself, in case the user changed in between.
-	versions := rc.IfMatch().Versions()
-	if _, err := c.current(rc, ctx, in.ID, versions); err != nil {
-		return nil, err
+	writes := c.writes(rc)
+	if _, err := writes.Current(rc, in.ID); err != nil {
+		return nil, userError(err)
 	}
+	ctx := database.OnPrimary(rc.Context())
 	if err := c.users.CheckDelete(ctx, in.ID); err != nil {
-		return nil, userError(rc, err)
+		return nil, userError(err)
 	}
 	// The sessions end first: their revocations outlive the user's rows.
 	if err := c.sessions.EndUser(ctx, in.ID); err != nil {
 		return nil, err
 	}
-	return nil, userError(rc, c.users.Delete(ctx, in.ID, versions...))
+	return nil, userError(writes.Delete(rc, in.ID, c.users.Delete))
 }
 
 // userAnswer is the answer of a route that writes or reads the user u: u
 // in its API form, or the declared error err stands for.
-func userAnswer(rc *router.Ctx, u *models.User, err error) (*dto.User, error) {
+func userAnswer(u *models.User, err error) (*dto.User, error) {
 	if err != nil {
-		return nil, userError(rc, err)
+		return nil, userError(err)
 	}
 	out := dto.UserOf(*u)
 	return &out, nil
 }
 
 // userError turns the repository's errors into declared ones: ErrNotFound,
-// ErrDuplicate and ErrLastAdmin, and a *StaleError (a write whose If-Match
-// named another version) into a 412 with the current ETag; nil and other
-// errors pass through.
-func userError(rc *router.Ctx, err error) error {
-	var stale *repositories.StaleError
+// ErrDuplicate and ErrLastAdmin; nil and other errors pass through.
+func userError(err error) error {
 	switch {
 	case errors.Is(err, repositories.ErrNotFound):
 		return ErrUserNotFound
@@ -438,8 +388,6 @@ func userError(rc *router.Ctx, err error) error {
 		return ErrEmailTaken.WithDetail("Another user already has this email.")
 	case errors.Is(err, repositories.ErrLastAdmin):
 		return ErrLastAdmin.WithDetail("The service must keep at least one active admin.")
-	case errors.As(err, &stale):
-		return rc.PreconditionFailed(etag.Version(stale.Current))
 	}
 	return err
 }

@@ -1372,7 +1372,7 @@ type ClientInterface interface {
 
 	// UpdateUserWithBody Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1381,7 +1381,7 @@ type ClientInterface interface {
 
 	// UpdateUser Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1878,7 +1878,7 @@ func (c *Client) PatchUserWithApplicationMergePatchPlusJSONBody(ctx context.Cont
 
 // UpdateUserWithBody Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1897,7 +1897,7 @@ func (c *Client) UpdateUserWithBody(ctx context.Context, id int64, params *Updat
 
 // UpdateUser Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3248,7 +3248,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateUserWithBodyWithResponse Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3257,7 +3257,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateUserWithResponse Update a user
 	//
-	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+	// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7368,7 +7368,7 @@ func (c *ClientWithResponses) PatchUserWithApplicationMergePatchPlusJSONBodyWith
 
 // UpdateUserWithBodyWithResponse Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7383,7 +7383,7 @@ func (c *ClientWithResponses) UpdateUserWithBodyWithResponse(ctx context.Context
 
 // UpdateUserWithResponse Update a user
 //
-// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+// Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -218,7 +218,7 @@ export interface paths {
         get: operations["getUser"];
         /**
          * Update a user
-         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag.
+         * @description Replaces the email, name, role and active flag of a user: the caller itself, or any user for an admin. Only an admin may change a role or the active flag (a user sends its own values back unchanged). The last active admin cannot be demoted or deactivated (409). A change of role or active flag ends the user's sessions. A member's change of its own email counts against the per-address rate limit of sign-up (429 past it), since both tell whether an email is taken. With If-Match (the ETag of the user as read), the update happens only if nobody changed the user since, else 412 with the current ETag; without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts.
          */
         put: operations["updateUser"];
         post?: never;
@@ -3396,7 +3396,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Email already taken / Last active admin */
+            /** @description Email already taken / Last active admin / Edit conflict */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
