@@ -43,11 +43,7 @@ var ErrEditConflict = problem.Declare(http.StatusConflict, "edit_conflict", "Edi
 //		},
 //		Version: func(m *models.Order) int64 { return m.Version },
 //		Form:    dto.UpdateOrderRequestOf,
-//		Row: func(body dto.UpdateOrderRequest, current *models.Order) (*models.Order, error) {
-//			m := body.Order()
-//			m.ID = current.ID // and whatever the body does not carry
-//			return &m, nil
-//		},
+//		Row:     dto.UpdateOrderRequest.Over, // the body's fields, current's id
 //		Update: func(ctx context.Context, _, m *models.Order, version int64) error {
 //			return orders.Update(ctx, m, version) // UPDATE … WHERE id = ? AND version = ?
 //		},
