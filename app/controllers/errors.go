@@ -33,9 +33,6 @@ var (
 	// a role or flag only an admin may set: the platform's 403, the one
 	// the router answers for a missing role, so clients branch on one code.
 	ErrForbidden = problem.ErrForbidden
-	// ErrEditConflict answers a patch without If-Match that other writes
-	// kept overtaking: it was applied again patchAttempts times.
-	ErrEditConflict = problem.Declare(http.StatusConflict, "edit_conflict", "Edit conflict")
 	// ErrLastAdmin answers a change that would leave no active admin.
 	ErrLastAdmin = problem.Declare(http.StatusConflict, "last_admin", "Last active admin")
 	// ErrTooManyRequests answers a client over a limit: too many failed
