@@ -360,8 +360,19 @@ func connectTimeout(t *testing.T) error {
 // cancels.
 func cancelledExec(t *testing.T) error {
 	t.Helper()
+	// Connected first: a cancel that lands while a loaded machine is
+	// still connecting is a context done before the statement, which
+	// pgconn wraps, not the cancel of a statement waiting for its answer.
+	conn, err := pgConnect(t, fakePG{answer: answerNothing}.start(t).dsn, 5*time.Second)
+	if err != nil {
+		t.Fatalf("connect to the fake server: %v", err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	time.AfterFunc(50*time.Millisecond, cancel)
-	return pgExec(ctx, t, fakePG{answer: answerNothing}.start(t))
+	_, err = conn.Exec(ctx, "SELECT 1").ReadAll()
+	if err == nil {
+		t.Fatal("the fake server answered the statement")
+	}
+	return err
 }
