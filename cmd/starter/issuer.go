@@ -100,6 +100,8 @@ type accountsEdit struct {
 var accountsEdits = []accountsEdit{
 	{"cmd/api/serve.go", "\topts := accountOptions(ctx, cfg)\n", "\topts, err := serviceOptions(ctx, cfg)\n\tif err != nil {\n\t\treturn err\n\t}\n"},
 	{"cmd/api/serve.go", "\t\topts.KeepAccounts = cfg.Fleet.KeepAccounts\n", ""},
+	{"cmd/api/spec.go", "\t// The service's own options, as serve gives them: what they add to\n\t// the routes (the auth rate limit's errors) is in the document.\n" +
+		"\tr, err := app.NewWithOptions(db, routerConfig(cfg, logger), accountOptions(ctx, cfg))\n", "\tr, err := app.New(db, routerConfig(cfg, logger))\n"},
 	{"cmd/api/main.go", "\t\t\"users\":       func(args []string) error { return users(ctx, cfg, logger, args, std.in, std.out) },\n", ""},
 	{"cmd/api/main.go", "//\tapi users create --email E --name N --role R\n", ""},
 	{"tests/workflow/deps_test.go", "\t\t{\"the example's accounts and sessions know no HTTP: the controllers speak it\",\n" +
