@@ -35,6 +35,7 @@ type (
 		N     int      `query:"n" validate:"gte=1,lte=10"`
 		Ratio float64  `query:"ratio" validate:"gt=0,lt=1"`
 		Tags  []string `query:"tag" validate:"max=2,dive,oneof=a b"`
+		IDs   []int64  `query:"id" validate:"max=3,dive,min=1"`
 		Code  code     `query:"code"`
 	}
 	shapesPointer struct {
@@ -123,7 +124,7 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 		goNames map[string]string
 	}{
 		{"/s/query", "get", map[string]string{"page": "Page", "limit": "Limit", "role": "Role", "active": "Active",
-			"q": "Q", "n": "N", "ratio": "Ratio", "tag": "Tags", "code": "Code"}},
+			"q": "Q", "n": "N", "ratio": "Ratio", "tag": "Tags", "id": "IDs", "code": "Code"}},
 		{"/s/pointer", "get", map[string]string{"role": "Role", "active": "Active", "name": "Name"}},
 		{"/s/path/{id}/{slug}", "get", map[string]string{"id": "ID", "slug": "Slug"}},
 		{"/s/header", "get", map[string]string{"X-Tenant": "Tenant", "X-Trace": "Trace", "X-Note": "Note"}},
