@@ -53,8 +53,13 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 	case len(cfg.sort) > 0:
 		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
-	if err := pg.scan(ctx, func() bool { return len(items) == 0 }); err != nil {
+	if err := pg.scan(ctx); err != nil {
 		return paging.Page[T]{}, err
+	}
+	if len(items) == 0 {
+		if err := pg.checkRow(ctx); err != nil {
+			return paging.Page[T]{}, err
+		}
 	}
 	hasNext := len(items) > pg.p.Limit
 	if hasNext {
@@ -131,10 +136,8 @@ func (pg *pagination) seek(ks *keyset, digest string) error {
 // scan fetches the page, one row more than its limit so that has_next is
 // exact. On PostgreSQL the count runs beside the page, on a connection of
 // its own, unless a cursor brought one: a list that needs both waits for
-// the slower, not for their sum. SQLite has one connection. An empty page
-// after a cursor's row (empty reports one) is ErrCursorRowGone when the
-// row is gone: then no row compares after it.
-func (pg *pagination) scan(ctx context.Context, empty func() bool) error {
+// the slower, not for their sum. SQLite has one connection.
+func (pg *pagination) scan(ctx context.Context) error {
 	pg.page = pg.page.Limit(int64(pg.p.Limit) + 1)
 	if !pg.byCursor {
 		pg.page = pg.page.Offset(int64(pg.p.Offset()))
@@ -146,17 +149,28 @@ func (pg *pagination) scan(ctx context.Context, empty func() bool) error {
 		pg.pending = make(chan tally, 1)
 		go func() { pg.pending <- pg.c.tally(ctx, pg.cfg.count) }()
 	}
-	err := pg.page.Scan(ctx)
-	if err == nil && empty() && pg.rowKey != nil {
-		found, ferr := pg.ks.row(pg.c.db, pg.rowKey).Exists(ctx)
-		if err = ferr; err == nil && !found {
-			pg.drain()
-			return paging.ErrCursorRowGone
-		}
-	}
-	if err != nil {
+	if err := pg.page.Scan(ctx); err != nil {
 		pg.drain()
 		return fmt.Errorf("paginate: %w", err)
+	}
+	return nil
+}
+
+// checkRow checks, for an empty page after a cursor's row, that the row
+// is still there: when it is gone, no row compares after it, and the
+// answer is ErrCursorRowGone rather than an empty page.
+func (pg *pagination) checkRow(ctx context.Context) error {
+	if pg.rowKey == nil {
+		return nil
+	}
+	found, err := pg.ks.row(pg.c.db, pg.rowKey).Exists(ctx)
+	switch {
+	case err != nil:
+		pg.drain()
+		return fmt.Errorf("paginate: %w", err)
+	case !found:
+		pg.drain()
+		return paging.ErrCursorRowGone
 	}
 	return nil
 }
