@@ -77,8 +77,7 @@ func (c *Users) Routes() []router.Route {
 				"meanwhile are neither repeated nor skipped. A page reached by cursor answers the total its first page "+
 				"counted, while that count is recent."),
 			router.OperationID("listUsers"),
-			router.Roles(models.RoleAdmin),
-			router.Sort(models.SortKeys...)),
+			router.Roles(models.RoleAdmin)),
 		router.Get("/me", c.me,
 			router.Summary("Get the caller"),
 			router.Description("Returns the user the bearer token belongs to."),
@@ -154,6 +153,7 @@ type CreateUserInput struct {
 type ListUsersInput struct {
 	paging.Query
 	paging.CursorQuery
+	paging.SortQuery[models.UserSortKeys]
 	// Role keeps the users with this role.
 	Role string `query:"role" doc:"Only users with this role" validate:"omitempty,oneof=admin member guest"`
 	// Q keeps the users whose name or email contains it, case aside.
@@ -213,7 +213,7 @@ func (c *Users) list(rc *router.Ctx, in *ListUsersInput) (*paging.Page[dto.User]
 	f := repositories.UserFilter{Role: in.Role, Active: in.Active, Query: in.Q}
 	// A cursor the list refuses is a *paging.FieldError: the router
 	// answers it with a 400 naming cursor.
-	page, err := c.users.List(rc.Context(), f, rc.Paging(), rc.Sort(), in.Cursor)
+	page, err := c.users.List(rc.Context(), f, rc.Paging(), in.Sort, in.Cursor)
 	if err != nil {
 		return nil, err
 	}

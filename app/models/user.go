@@ -51,8 +51,13 @@ func (*User) Indexes() []database.Index {
 		{Columns: []string{"created_at", "id"}}, {Columns: []string{"name", "id"}}, trigram("name"), trigram("email")}
 }
 
-// SortKeys are the columns the users list may be sorted by.
-var SortKeys = []string{"created_at", "name", "email"}
+// UserSortKeys names the columns the users list may be sorted by: the
+// K of its paging.SortQuery.
+type UserSortKeys struct{}
+
+// SortKeys returns the columns the users list may be sorted by, each with
+// an index on (column, id).
+func (UserSortKeys) SortKeys() []string { return []string{"created_at", "name", "email"} }
 
 // Roles a user can have.
 const (

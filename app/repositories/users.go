@@ -66,7 +66,7 @@ func (r *Users) GetByEmail(ctx context.Context, email string) (*models.User, err
 }
 
 // List returns one page of the users f selects, in the order of sort
-// (models.SortKeys), ties and no sort by id, so that the pages partition
+// (keys of models.UserSortKeys), ties and no sort by id, so that the pages partition
 // the result: page p, or with a cursor (the next_cursor of a page of the
 // same filters and sort) the page after that one, found by its keys. A bad
 // cursor is a *paging.FieldError naming paging.CursorParam.

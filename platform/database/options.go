@@ -81,7 +81,7 @@ func WithCursor(cursor string) Option {
 // keyset's own order. A key's column must not hold NULL; an index on
 // (key, keyset columns) makes a deep page as cheap as the first.
 //
-//	database.Paginate[Book](ctx, q, p, database.WithCursors(c), database.WithKeyset("id"), database.WithSort(rc.Sort()...), database.WithCursor(in.Cursor))
+//	database.Paginate[Book](ctx, q, p, database.WithCursors(c), database.WithKeyset("id"), database.WithSort(in.Sort...), database.WithCursor(in.Cursor))
 func WithSort(keys ...paging.SortKey) Option {
 	return func(c *pageConfig) { c.sort = keys }
 }

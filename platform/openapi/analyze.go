@@ -101,6 +101,10 @@ type Input struct {
 	Header []*InputField
 	// Paging lists the page and limit fields of embedded paging queries.
 	Paging []*InputField
+	// Sort is the Sort field of an embedded paging.SortQuery, nil when the
+	// list is not sortable; SortKeys are the keys its type names.
+	Sort     *InputField
+	SortKeys []string
 	// Body is nil when the input has no Body field.
 	Body *InputBody
 	// Allocs are the index paths of embedded struct pointers, outermost
@@ -115,12 +119,14 @@ func (in *Input) Paged() bool { return len(in.Paging) > 0 }
 
 // Declared reports whether the input binds anything from the request.
 func (in *Input) Declared() bool {
-	return len(in.Path)+len(in.Query)+len(in.Header)+len(in.Paging) > 0 || in.Body != nil
+	return len(in.Path)+len(in.Query)+len(in.Header)+len(in.Paging) > 0 || in.Sort != nil || in.Body != nil
 }
 
 var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	filePointerType     = reflect.TypeFor[*multipart.FileHeader]()
+	sortKeysType        = reflect.TypeFor[[]paging.SortKey]()
+	sortableType        = reflect.TypeFor[paging.Sortable]()
 	fileHeadersType     = reflect.TypeFor[[]*multipart.FileHeader]()
 )
 
@@ -136,6 +142,8 @@ var (
 //     Accept, Content-Type and Authorization are not parameters);
 //   - a field tagged paging: with paging.PageParam or paging.LimitParam (as in paging.Query)
 //     gets the paging the router parsed;
+//   - the Sort field of an embedded paging.SortQuery is the sort
+//     parameter of the keys its type names;
 //   - the field named Body is the request body;
 //   - embedded structs without tags, and pointers to them, are flattened.
 //
@@ -197,7 +205,7 @@ func (a *analysis) embed(sf reflect.StructField, index []int) (bool, error) {
 }
 
 // field plans one field of the input (embedded structs flattened) at idx.
-func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Type) error {
+func (a *analysis) field(sf reflect.StructField, idx []int, _ int, owner reflect.Type) error {
 	pathName, isPath := tagName(sf, "path")
 	queryName, isQuery := tagName(sf, "query")
 	headerName, isHeader := tagName(sf, "header")
@@ -212,6 +220,8 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 	switch {
 	case isPath && isQuery, isPath && isHeader, isQuery && isHeader:
 		return fmt.Errorf("field %s has more than one of the path, query and header tags", sf.Name)
+	case pagingName == paging.SortParam:
+		return a.sort(f, owner)
 	case pagingName != "":
 		if pagingName != paging.PageParam && pagingName != paging.LimitParam {
 			return fmt.Errorf("field %s: paging tag %q, want page or limit", sf.Name, pagingName)
@@ -254,6 +264,21 @@ func (a *analysis) field(sf reflect.StructField, idx []int, _ int, _ reflect.Typ
 			a.in.Body.Patch = t
 		}
 	}
+	return nil
+}
+
+// sort plans f, the Sort field of a paging.SortQuery embedded as owner,
+// as the sort query parameter of the keys owner names.
+func (a *analysis) sort(f *InputField, owner reflect.Type) error {
+	if f.Struct.Type != sortKeysType || !owner.Implements(sortableType) {
+		return fmt.Errorf("field %s: a sort field is the Sort of an embedded paging.SortQuery", f.Struct.Name)
+	}
+	f.Name, f.In = paging.SortParam, InQuery
+	if err := a.claim(f); err != nil {
+		return err
+	}
+	a.in.Sort = f
+	a.in.SortKeys = reflect.Zero(owner).Interface().(paging.Sortable).SortKeys()
 	return nil
 }
 

@@ -63,10 +63,6 @@ type Route struct {
 	// Idempotent reports a route that reads an Idempotency-Key header and
 	// replays its first answer to a retry; its 409 and 422 come in Errors.
 	Idempotent bool
-	// Sort lists the keys a GET list route may be sorted by: a sort query
-	// parameter of these, each ascending or after a - descending, comma
-	// separated. Default: none (no sort parameter).
-	Sort []string
 	// Headers are headers the handler sets on the success answer, by name,
 	// each with its description. Default: none.
 	Headers map[string]string

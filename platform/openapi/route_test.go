@@ -125,7 +125,30 @@ type (
 	sliceBodyInput struct {
 		Body []string
 	}
+	// sortedInput is sortable by the keys K names.
+	sortedInput[K paging.Sortable] struct {
+		paging.Query
+		paging.SortQuery[K]
+	}
+	// sortTwiceInput has a sort query field of its own beside SortQuery.
+	sortTwiceInput struct {
+		paging.SortQuery[goodKeys]
+		Sort string `query:"sort"`
+	}
+	// looseSortInput has a sort field outside a SortQuery.
+	looseSortInput struct {
+		Sort []paging.SortKey `paging:"sort"`
+	}
+	goodKeys  struct{}
+	badKeys   struct{}
+	twiceKeys struct{}
+	noKeys    struct{}
 )
+
+func (goodKeys) SortKeys() []string  { return []string{"name"} }
+func (badKeys) SortKeys() []string   { return []string{"Name"} }
+func (twiceKeys) SortKeys() []string { return []string{"name", "name"} }
+func (noKeys) SortKeys() []string    { return nil }
 
 func TestAddRouteRejects(t *testing.T) {
 	t.Parallel()
@@ -172,6 +195,20 @@ func TestAddRouteRejects(t *testing.T) {
 			openapi.Route{Method: "GET", Path: "/x/:ids", Input: reflect.TypeFor[slicePathInput]()}, `field IDs (path "ids"): type []int64 cannot be parsed from text`},
 		{"an input that is not a struct", nil,
 			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[string]()}, "is not a struct"},
+		{"a sortable list that does not answer a page", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[sortedInput[goodKeys]](), Output: reflect.TypeFor[User]()}, "only a GET that answers a page"},
+		{"a sortable write", nil,
+			openapi.Route{Method: "POST", Path: "/x", Input: reflect.TypeFor[sortedInput[goodKeys]](), Output: reflect.TypeFor[paging.Page[User]]()}, "only a GET that answers a page"},
+		{"a sort key that is not a column name", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[sortedInput[badKeys]](), Output: reflect.TypeFor[paging.Page[User]]()}, `sort key "Name"`},
+		{"a sort key named twice", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[sortedInput[twiceKeys]](), Output: reflect.TypeFor[paging.Page[User]]()}, `sort key "name" is declared twice`},
+		{"a sort of no key", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[sortedInput[noKeys]](), Output: reflect.TypeFor[paging.Page[User]]()}, "sortable by no key"},
+		{"a query field named sort beside the sort", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[sortTwiceInput](), Output: reflect.TypeFor[paging.Page[User]]()}, `both the query value "sort"`},
+		{"a sort field outside a SortQuery", nil,
+			openapi.Route{Method: "GET", Path: "/x", Input: reflect.TypeFor[looseSortInput](), Output: reflect.TypeFor[paging.Page[User]]()}, "the Sort of an embedded paging.SortQuery"},
 		{"one path both inside and outside the base path", ptr(get("/api/health")), openapi.Route{Method: "POST", Path: "/health"},
 			"both inside and outside"},
 	}

@@ -52,3 +52,36 @@ func ParseSort(value string, allowed []string) ([]SortKey, error) {
 	}
 	return keys, nil
 }
+
+// Sortable is implemented by a type whose zero value names the keys a
+// list may be sorted by (columns, in the order the document lists them):
+// the K of a SortQuery.
+type Sortable interface {
+	SortKeys() []string
+}
+
+// SortQuery is the sort query parameter of a list whose keys K names. A
+// list route's input embeds it: the document gets a sort parameter of
+// those keys (an array sent as one comma-separated value, each key at
+// most once, after a - for a descending order), and the router fills
+// Sort from the request, nil when none is sent; any other value is a 400
+// naming SortParam. The handler passes Sort on to the database.
+//
+//	type BookKeys struct{}
+//
+//	func (BookKeys) SortKeys() []string { return []string{"created_at", "title"} }
+//
+//	type ListBooksInput struct {
+//		paging.Query
+//		paging.SortQuery[BookKeys]
+//	}
+type SortQuery[K Sortable] struct {
+	// Sort is the order the client asked for, none when it sent no sort.
+	Sort []SortKey `paging:"sort"`
+}
+
+// SortKeys returns the keys of K: those the list may be sorted by.
+func (SortQuery[K]) SortKeys() []string {
+	var k K
+	return k.SortKeys()
+}

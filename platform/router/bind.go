@@ -57,7 +57,7 @@ type values interface {
 // to bodyLimit bytes, sent gzipped where gzip is true; a list's paging and
 // sort are read by list.
 func newBinding(p *openapi.Input, bodyLimit int, gzip bool, list listing) (*binding, error) {
-	list.paged = p.Paged()
+	list.paged, list.sortKeys = p.Paged(), p.SortKeys
 	b := &binding{input: p, paging: p.Paging, list: list}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
@@ -130,7 +130,7 @@ func effective(s *openapi.Schema) *openapi.Schema {
 	return nil
 }
 
-// bind fills the input at in, and the paging and sort of c, from the
+// bind fills the input at in, and the paging of c, from the
 // request and checks them against the document: a value that cannot be
 // parsed is a 400 naming its field, and values that break documented
 // rules are one 422 naming every field.
@@ -139,11 +139,14 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.paging, c.sort = pg, sort
+	c.paging = pg
 	for _, idx := range b.input.Allocs {
 		if fv := in.FieldByIndex(idx); fv.IsNil() {
 			fv.Set(reflect.New(fv.Type().Elem()))
 		}
+	}
+	if f := b.input.Sort; f != nil {
+		in.FieldByIndex(f.Index).Set(reflect.ValueOf(sort))
 	}
 	for _, f := range b.paging {
 		v := pg.Page

@@ -6,9 +6,9 @@ import (
 	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// listing is how the binder reads the inputs of a list that are not
-// fields of its own: page and limit, when the input embeds paging.Query,
-// and the sort of a route that declares keys (Sort).
+// listing is how the binder reads the inputs of a list: page and limit,
+// when the input embeds paging.Query, and the sort, when it embeds a
+// paging.SortQuery (sortKeys are the keys its type names).
 type listing struct {
 	paged    bool
 	maxLimit int

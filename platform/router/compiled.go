@@ -47,7 +47,7 @@ func (r *Router) compile(op *Operation) (*compiled, error) {
 		return nil, err
 	}
 	rc.doc = doc
-	list := listing{maxLimit: r.cfg.MaxLimit, sortKeys: op.Sort}
+	list := listing{maxLimit: r.cfg.MaxLimit}
 	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0, list); err != nil {
 		return nil, err
 	}

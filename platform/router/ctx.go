@@ -14,7 +14,6 @@ import (
 type Ctx struct {
 	fc     *fiber.Ctx
 	paging paging.Paging
-	sort   []paging.SortKey
 	claims *Claims
 }
 
@@ -24,10 +23,6 @@ func (c *Ctx) Context() context.Context { return c.fc.UserContext() }
 
 // Paging returns the page and limit parsed from the query string.
 func (c *Ctx) Paging() paging.Paging { return c.paging }
-
-// Sort returns the order the request asked for on a sortable route (see
-// Sort), none when it sent no sort.
-func (c *Ctx) Sort() []paging.SortKey { return c.sort }
 
 // Claims returns the verified token claims on an auth route, nil elsewhere.
 func (c *Ctx) Claims() *Claims { return c.claims }

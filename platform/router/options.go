@@ -234,15 +234,3 @@ func deprecationHeaders(d *openapi.Deprecation) fiber.Handler {
 		return c.Next()
 	}
 }
-
-// Sort makes a list route sortable by keys, usually column names: the
-// request's sort parameter names one or more of them, comma separated,
-// each after a - for a descending order (sort=-created_at,name), and the
-// handler reads them with Ctx.Sort. Any other value is a 400 naming sort.
-// The document lists the allowed values. Only a GET route that answers a
-// paging.Page may be sortable; pass the keys on to database.WithSort, and
-// give each an index on (key, id) so a deep page costs what the first
-// does.
-//
-//	router.Get("/", c.list, router.Sort("created_at", "name"))
-func Sort(keys ...string) Option { return func(op *Operation) { op.Sort = keys } }

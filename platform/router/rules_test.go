@@ -15,25 +15,37 @@ import (
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
-// listed is a list route's input: paging and a filter.
-type listed struct {
+// listed is a list route's input: paging and the sort K names.
+type listed[K paging.Sortable] struct {
 	paging.Query
+	paging.SortQuery[K]
 }
 
-// listRouter serves GET /items, a sortable page of nothing, under a
-// router whose largest limit is maxLimit.
-func listRouter(t *testing.T, maxLimit int, keys ...string) *router.Router {
+// byName and byNameThenCreation name the keys of sortable lists.
+type (
+	byName             struct{}
+	byNameThenCreation struct{}
+)
+
+func (byName) SortKeys() []string             { return []string{"name"} }
+func (byNameThenCreation) SortKeys() []string { return []string{"name", "created_at"} }
+
+// listRouter serves GET /items, a page of nothing sortable by the keys K
+// names, under a router whose largest limit is maxLimit. The answer's
+// X-Sort header is the sort the handler was given.
+func listRouter[K paging.Sortable](t *testing.T, maxLimit int) *router.Router {
 	t.Helper()
-	list := func(c *router.Ctx, _ *listed) (*paging.Page[struct{}], error) {
+	list := func(c *router.Ctx, in *listed[K]) (*paging.Page[struct{}], error) {
+		var sorted []string
+		for _, k := range in.Sort {
+			sorted = append(sorted, k.String())
+		}
+		c.Fiber().Set("X-Sort", strings.Join(sorted, ","))
 		p := paging.New([]struct{}{}, 0, c.Paging())
 		return &p, nil
 	}
-	var opts []router.Option
-	if len(keys) > 0 {
-		opts = append(opts, router.Sort(keys...))
-	}
 	return newRouter(t, router.Config{MaxLimit: maxLimit, Controllers: []router.Controller{router.Group{Path: "/items", Declared: []router.Route{
-		router.Get("/", list, opts...),
+		router.Get("/", list),
 	}}}})
 }
 
@@ -61,7 +73,7 @@ func TestARuleOfAListIsWrittenOnce(t *testing.T) {
 	for _, maxLimit := range []int{7, 13, 30} {
 		t.Run(fmt.Sprintf("the largest limit is %d", maxLimit), func(t *testing.T) {
 			t.Parallel()
-			r := listRouter(t, maxLimit)
+			r := listRouter[byName](t, maxLimit)
 			if s := documentedParam(t, r, http.MethodGet, "/items", paging.LimitParam); s.Max == nil || *s.Max != float64(maxLimit) {
 				t.Errorf("the document's limit has the maximum %v, want %d", s.Max, maxLimit)
 			}
@@ -85,11 +97,17 @@ func TestARuleOfAListIsWrittenOnce(t *testing.T) {
 			}
 		})
 	}
-	for _, keys := range [][]string{{"name"}, {"name", "created_at"}} {
+	for _, r := range []struct {
+		keys []string
+		r    *router.Router
+	}{
+		{byName{}.SortKeys(), listRouter[byName](t, 100)},
+		{byNameThenCreation{}.SortKeys(), listRouter[byNameThenCreation](t, 100)},
+	} {
+		keys := r.keys
 		t.Run("sorted by "+strings.Join(keys, ","), func(t *testing.T) {
 			t.Parallel()
-			r := listRouter(t, 100, keys...)
-			s := documentedParam(t, r, http.MethodGet, "/items", paging.SortParam)
+			s := documentedParam(t, r.r, http.MethodGet, "/items", paging.SortParam)
 			var enum []string
 			for _, v := range s.Items.Value.Enum {
 				enum = append(enum, fmt.Sprint(v))
@@ -102,10 +120,14 @@ func TestARuleOfAListIsWrittenOnce(t *testing.T) {
 				t.Errorf("the document's sort takes %v, at most %v, want %v, at most %d", enum, s.MaxItems, want, len(keys))
 			}
 			last := "-" + keys[len(keys)-1]
-			if resp, body := get(t, r, "/items?sort="+last); resp.StatusCode != http.StatusOK {
-				t.Errorf("sort=%s: %d %s", last, resp.StatusCode, body)
+			resp, body := get(t, r.r, "/items?sort="+last)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Sort") != last {
+				t.Errorf("sort=%s: %d %s, the handler given %q", last, resp.StatusCode, body, resp.Header.Get("X-Sort"))
 			}
-			resp, body := get(t, r, "/items?sort=email")
+			if resp, _ := get(t, r.r, "/items"); resp.Header.Get("X-Sort") != "" {
+				t.Errorf("no sort sent, the handler given %q", resp.Header.Get("X-Sort"))
+			}
+			resp, body = get(t, r.r, "/items?sort=email")
 			p := wantProblem(t, resp, body, http.StatusBadRequest)
 			wantField(t, p, paging.SortParam)
 			if !strings.Contains(p.Errors[0].Message, strings.Join(keys, ", ")) {
