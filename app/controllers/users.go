@@ -64,7 +64,6 @@ func (c *Users) Routes() []router.Route {
 			router.Status(http.StatusCreated),
 			router.Location("/:id"),
 			router.OptionalAuth(),
-			router.Idempotent(),
 			router.Errors(ErrEmailTaken, ErrForbidden, ErrBusy),
 			guard(c.limit)),
 		router.Get("/", c.list,
@@ -109,7 +108,6 @@ func (c *Users) Routes() []router.Route {
 				"without it, an update that another write overtakes is applied again, a 409 (edit_conflict) after five attempts."),
 			router.OperationID("updateUser"),
 			router.Auth(),
-			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, router.ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Patch("/:id", c.patch,
 			router.Summary("Change part of a user"),
@@ -120,7 +118,6 @@ func (c *Users) Routes() []router.Route {
 				"(412 otherwise); without it, to the user as it is when the patch is applied."),
 			router.OperationID("patchUser"),
 			router.Auth(),
-			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrEmailTaken, ErrForbidden, ErrLastAdmin, router.ErrEditConflict, ErrTooManyRequests, ratelimit.ErrUnavailable)),
 		router.Delete("/:id/sessions", c.endSessions,
 			router.Summary("End every session of a user"),
@@ -139,13 +136,14 @@ func (c *Users) Routes() []router.Route {
 			router.OperationID("deleteUser"),
 			router.Status(http.StatusNoContent),
 			router.Auth(),
-			router.IfMatch(),
 			router.Errors(ErrUserNotFound, ErrForbidden, ErrLastAdmin)),
 	}
 }
 
 // CreateUserInput is the input of createUser.
 type CreateUserInput struct {
+	// A retry with the same Idempotency-Key gets the first answer.
+	router.IdempotencyKeyHeader
 	Body dto.CreateUserRequest
 }
 
@@ -170,6 +168,8 @@ type UserIDInput struct {
 
 // UpdateUserInput is the input of updateUser.
 type UpdateUserInput struct {
+	// IfMatch, when sent, is the version the client read.
+	router.IfMatchHeader
 	// ID is the user id.
 	ID   int64 `path:"id" doc:"User id" example:"1"`
 	Body dto.UpdateUserRequest
@@ -177,6 +177,8 @@ type UpdateUserInput struct {
 
 // PatchUserInput is the input of patchUser.
 type PatchUserInput struct {
+	// IfMatch, when sent, is the version the client read.
+	router.IfMatchHeader
 	// ID is the user id.
 	ID   int64 `path:"id" doc:"User id" example:"1"`
 	Body router.MergePatch[dto.UpdateUserRequest]
@@ -347,7 +349,14 @@ func (c *Users) countEmailChange(rc *router.Ctx) error {
 	return c.limit.Hit(rc.Fiber())
 }
 
-func (c *Users) delete(rc *router.Ctx, in *UserIDInput) (*router.NoContent, error) {
+// DeleteUserInput is the input of deleteUser.
+type DeleteUserInput struct {
+	// IfMatch, when sent, is the version the client read.
+	router.IfMatchHeader
+	UserIDInput
+}
+
+func (c *Users) delete(rc *router.Ctx, in *DeleteUserInput) (*router.NoContent, error) {
 	if !callerOf(rc).mayAct(in.ID) {
 		return nil, errNotYours
 	}

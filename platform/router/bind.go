@@ -28,7 +28,9 @@ type binding struct {
 	query  []*param
 	header []*param
 	paging []*openapi.InputField
-	body   *bodyBinding
+	// headers fills the header inputs the input embeds.
+	headers headerInputs
+	body    *bodyBinding
 	// checker checks values against the document's schemas; nil until the
 	// document is built.
 	checker *openapi.Checker
@@ -179,6 +181,9 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
 		if bad, err = b.bindValues(p, in, headerValues{&fc.Request().Header}, bad); err != nil {
 			return err
 		}
+	}
+	if err := b.headers.bind(fc, in, c); err != nil {
+		return err
 	}
 	if b.body != nil {
 		var err error

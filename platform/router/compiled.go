@@ -26,11 +26,14 @@ type compiled struct {
 // route needs is checked and built here, once, so that a bad declaration
 // fails at start-up.
 func (r *Router) compile(op *Operation) (*compiled, error) {
+	headers, err := declareHeaderInputs(op)
+	if err != nil {
+		return nil, err
+	}
 	if err := r.settle(op); err != nil {
 		return nil, err
 	}
 	rc := &compiled{op: op}
-	var err error
 	if op.Idempotent {
 		if rc.idem, err = newIdempotent(r, op.Method, op.Path); err != nil {
 			return nil, err
@@ -51,6 +54,7 @@ func (r *Router) compile(op *Operation) (*compiled, error) {
 	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0, list); err != nil {
 		return nil, err
 	}
+	rc.bind.headers = headers
 	return rc, nil
 }
 

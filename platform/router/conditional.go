@@ -6,37 +6,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/etag"
-	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 )
 
-// The problems of conditional writes; routes with IfMatch or
-// RequireIfMatch declare them.
+// The problems of conditional writes; routes whose input embeds
+// IfMatchHeader or RequiredIfMatchHeader declare them.
 var (
 	errPreconditionFailed   = problem.Declare(http.StatusPreconditionFailed, "precondition_failed", "Precondition failed")
 	errPreconditionRequired = problem.Declare(http.StatusPreconditionRequired, "precondition_required", "Precondition required")
 )
-
-// IfMatch makes the route a conditional write (RFC 9110, section 13.1.1):
-// the handler reads the request's If-Match with Ctx.IfMatch, writes only
-// when the entity tag the client read is still the current one, in the
-// same statement as the write (UPDATE … WHERE version = ?), and answers
-// Ctx.PreconditionFailed otherwise. A request without If-Match writes
-// unconditionally. The document lists the header, the 412 and its ETag.
-func IfMatch() Option {
-	return func(op *Operation) {
-		if op.IfMatch < openapi.IfMatchOptional {
-			op.IfMatch = openapi.IfMatchOptional
-		}
-	}
-}
-
-// RequireIfMatch is IfMatch, and a request without If-Match is a 428
-// problem, after authentication and before the input is read: no client
-// can overwrite a change it has not seen.
-func RequireIfMatch() Option {
-	return func(op *Operation) { op.IfMatch = openapi.IfMatchRequired }
-}
 
 // IfMatch returns the request's If-Match header: Present false without
 // one, Any for "*", and the entity tags the client sent. The strong

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/asapjs/fiber-template/platform/etag"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
 )
@@ -27,6 +28,16 @@ type versionedID struct {
 }
 
 type versionedWrite struct {
+	router.IfMatchHeader
+	ID   int64 `path:"id"`
+	Body struct {
+		Name string `json:"name" validate:"required"`
+	}
+}
+
+// strictWrite is versionedWrite whose If-Match is required.
+type strictWrite struct {
+	router.RequiredIfMatchHeader
 	ID   int64 `path:"id"`
 	Body struct {
 		Name string `json:"name" validate:"required"`
@@ -40,13 +51,14 @@ func versionedRouter(t *testing.T) *router.Router {
 		mu  sync.Mutex
 		rec = versioned{ID: 1, Name: "first", Version: 1}
 	)
-	put := func(c *router.Ctx, in *versionedWrite) (*versioned, error) {
+	// put writes name when the If-Match the binder read allows it.
+	put := func(c *router.Ctx, m etag.Condition, name string) (*versioned, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		if m := c.IfMatch(); m.Present && !m.Any && !slices.Contains(m.Opaque(), rec.EntityTag()) {
+		if m.Present && !m.Any && !slices.Contains(m.Opaque(), rec.EntityTag()) {
 			return nil, c.PreconditionFailed(rec.EntityTag())
 		}
-		rec.Name, rec.Version = in.Body.Name, rec.Version+1
+		rec.Name, rec.Version = name, rec.Version+1
 		out := rec
 		return &out, nil
 	}
@@ -65,8 +77,12 @@ func versionedRouter(t *testing.T) *router.Router {
 				out := rec
 				return &out, nil
 			}),
-			router.Put("/:id", put, router.IfMatch()),
-			router.Put("/:id/strict", put, router.RequireIfMatch(), router.Auth()),
+			router.Put("/:id", func(c *router.Ctx, in *versionedWrite) (*versioned, error) {
+				return put(c, in.IfMatch, in.Body.Name)
+			}),
+			router.Put("/:id/strict", func(c *router.Ctx, in *strictWrite) (*versioned, error) {
+				return put(c, in.IfMatch, in.Body.Name)
+			}, router.Auth()),
 		}}},
 	})
 }

@@ -15,6 +15,9 @@ type Ctx struct {
 	fc     *fiber.Ctx
 	paging paging.Paging
 	claims *Claims
+	// idempotencyKey is the request's Idempotency-Key on a route whose
+	// input embeds IdempotencyKeyHeader, empty when none was sent.
+	idempotencyKey string
 }
 
 // Context returns the context of the request; pass it to everything the

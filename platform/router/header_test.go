@@ -79,6 +79,7 @@ func TestHeaderDeclarationsFailAtStart(t *testing.T) {
 		Auth string `header:"Authorization"`
 	}
 	type key struct {
+		router.IdempotencyKeyHeader
 		Key  string `header:"idempotency-key"`
 		Body struct {
 			Name string `json:"name"`
@@ -94,7 +95,7 @@ func TestHeaderDeclarationsFailAtStart(t *testing.T) {
 		want  string
 	}{
 		{"Authorization", router.Get("/", ok), "not a parameter"},
-		{"the router's Idempotency-Key", router.Post("/", func(*router.Ctx, *key) (*router.NoContent, error) { return nil, nil }, router.Idempotent()), "declared twice"},
+		{"the router's Idempotency-Key", router.Post("/", func(*router.Ctx, *key) (*router.NoContent, error) { return nil, nil }), "declared twice"},
 		{"a query and a header", router.Get("/", func(*router.Ctx, *twice) (*router.NoContent, error) { return nil, nil }), "more than one"},
 	} {
 		_, err := router.New(router.Config{Idempotency: &keyStore{}, Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{tc.route}}}})

@@ -31,24 +31,12 @@ const (
 	HeaderIdempotentReplayed = "Idempotent-Replayed"
 )
 
-// The problems of idempotent routes; routes with Idempotent declare them.
+// The problems of idempotent routes; routes whose input embeds
+// IdempotencyKeyHeader declare them.
 var (
 	errIdempotencyInUse  = problem.Declare(http.StatusConflict, "idempotency_key_in_use", "Idempotency key in use")
 	errIdempotencyReused = problem.Declare(http.StatusUnprocessableEntity, "idempotency_key_reused", "Idempotency key reused")
 )
-
-// Idempotent makes the route safe to retry with an Idempotency-Key header
-// (draft-ietf-httpapi-idempotency-key-header), as a create should be: the
-// first request with a key runs, and its successful answer (status, the
-// headers in replayedHeaders, body) is kept in Config.Idempotency for
-// Config.IdempotencyTTL with a digest of the request; a retry with the same
-// key and request gets that answer with Idempotent-Replayed: true and runs
-// nothing. The same key with another request is a 422, and a retry while
-// the first still runs a 409. Keys belong to the caller (its token's
-// subject, or anonymous) and the route. A failed request (an error, not a
-// 2xx) keeps nothing: its retry runs again. Requests without the header run
-// as usual. The document lists the header and both problems.
-func Idempotent() Option { return func(op *Operation) { op.Idempotent = true } }
 
 // replayedHeaders are the headers of an answer kept with it.
 var replayedHeaders = []string{
@@ -110,19 +98,24 @@ func fingerprintKey(secret []byte, keys *token.Keys) ([]byte, error) {
 	return key, nil
 }
 
-// run answers a request that carries an Idempotency-Key: it claims the key
-// for the caller and the request in, and runs answer, keeping a 2xx it
-// writes; or replays the kept answer; or refuses a key in use (409) or
-// reused for another request (422).
-func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, answer func() error) error {
+// idempotencyKey reads the request's Idempotency-Key: empty when none is
+// sent, and a 400 naming the header when it is sent twice or malformed.
+func idempotencyKey(fc *fiber.Ctx) (string, error) {
 	fields := fc.Request().Header.PeekAll(HeaderIdempotencyKey)
-	if len(fields) > 1 {
-		return fieldProblem("The Idempotency-Key header is malformed.", HeaderIdempotencyKey, repeatedMessage)
+	switch len(fields) {
+	case 0:
+		return "", nil
+	case 1:
+		return parseIdempotencyKey(string(fields[0]))
 	}
-	key, err := parseIdempotencyKey(string(fields[0]))
-	if err != nil {
-		return err
-	}
+	return "", fieldProblem("The Idempotency-Key header is malformed.", HeaderIdempotencyKey, repeatedMessage)
+}
+
+// run answers a request that carries an Idempotency-Key (key, as the
+// binder read it): it claims the key for the caller and the request in,
+// and runs answer, keeping a 2xx it writes; or replays the kept answer; or
+// refuses a key in use (409) or reused for another request (422).
+func (s *idempotent) run(fc *fiber.Ctx, c *Ctx, in any, key string, answer func() error) error {
 	// An anonymous caller's keys are its address's: a client elsewhere
 	// cannot replay, squat on or probe them.
 	caller := "anonymous " + clientip.Key(clientip.From(fc))

@@ -70,6 +70,7 @@ func (s *keyStore) fingerprints() []string {
 }
 
 type createThing struct {
+	router.IdempotencyKeyHeader
 	Body struct {
 		Name string `json:"name" validate:"required"`
 	}
@@ -117,7 +118,7 @@ func idempotentRouterConfig(t *testing.T, store *keyStore, cfg router.Config, st
 		c.Fiber().Location("/things/1")
 		return &versioned{ID: int64(created), Name: in.Body.Name, Version: 1}, nil
 	}
-	opts := []router.Option{router.Status(http.StatusCreated), router.Idempotent(), router.Errors(errThingNotFound)}
+	opts := []router.Option{router.Status(http.StatusCreated), router.Errors(errThingNotFound)}
 	if cfg.JWTSecret != nil || cfg.TokenKeys != nil {
 		opts = append(opts, router.OptionalAuth())
 	}
@@ -229,8 +230,10 @@ func TestIdempotentRoutesAreDocumented(t *testing.T) {
 	}
 	h := func(c *router.Ctx, in *createThing) (*versioned, error) { return nil, nil }
 	for name, cfg := range map[string]router.Config{
-		"without a store": {Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{router.Post("/", h, router.Idempotent())}}}},
-		"on a PUT":        {Idempotency: &keyStore{}, Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{router.Put("/", h, router.Idempotent())}}}},
+		"without a store": {Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{router.Post("/", h)}}}},
+		"on a PUT":        {Idempotency: &keyStore{}, Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{router.Put("/", h)}}}},
+		"declared by an option, not the input": {Idempotency: &keyStore{}, Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{
+			router.Post("/", func(*router.Ctx, *struct{}) (*router.NoContent, error) { return nil, nil }, func(op *router.Operation) { op.Idempotent = true })}}}},
 	} {
 		if _, err := router.New(cfg); err == nil {
 			t.Errorf("an idempotent route %s: router.New succeeded, want an error", name)

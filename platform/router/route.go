@@ -100,8 +100,8 @@ func handle[In, Out any](r *Router, rc *compiled, h Handler[In, Out]) fiber.Hand
 		if err := rc.bind.bind(fc, reflect.ValueOf(in).Elem(), c); err != nil {
 			return err
 		}
-		if rc.idem != nil && len(fc.Request().Header.PeekAll(HeaderIdempotencyKey)) > 0 {
-			return rc.idem.run(fc, c, in, func() error { return answer(fc, c, in, h, rc) })
+		if rc.idem != nil && c.idempotencyKey != "" {
+			return rc.idem.run(fc, c, in, c.idempotencyKey, func() error { return answer(fc, c, in, h, rc) })
 		}
 		return answer(fc, c, in, h, rc)
 	}

@@ -49,12 +49,21 @@ type noteID struct {
 	ID int64 `path:"id"`
 }
 
+// noteVersion is the input of a note's delete: its id, and the version
+// the client read.
+type noteVersion struct {
+	router.IfMatchHeader
+	noteID
+}
+
 type putNote struct {
+	router.IfMatchHeader
 	ID   int64 `path:"id"`
 	Body noteBody
 }
 
 type patchNote struct {
+	router.IfMatchHeader
 	ID   int64 `path:"id"`
 	Body router.MergePatch[noteBody]
 }
@@ -167,13 +176,13 @@ func notesRouter(t *testing.T, start noteBody) (*router.Router, *notes) {
 		}, errs),
 		router.Put("/:id", func(rc *router.Ctx, in *putNote) (*noteOut, error) {
 			return answer(writes.Put(rc, in.ID, in.Body))
-		}, router.IfMatch(), errs),
+		}, errs),
 		router.Patch("/:id", func(rc *router.Ctx, in *patchNote) (*noteOut, error) {
 			return answer(writes.Patch(rc, in.ID, &in.Body))
-		}, router.IfMatch(), errs),
-		router.Delete("/:id", func(rc *router.Ctx, in *noteID) (*router.NoContent, error) {
+		}, errs),
+		router.Delete("/:id", func(rc *router.Ctx, in *noteVersion) (*router.NoContent, error) {
 			return nil, writes.Delete(rc, in.ID, store.remove)
-		}, router.Status(http.StatusNoContent), router.IfMatch(), errs),
+		}, router.Status(http.StatusNoContent), errs),
 	}}}})
 	return r, store
 }
