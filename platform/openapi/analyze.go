@@ -131,7 +131,7 @@ var (
 )
 
 // analyzeInput plans the input type t (a struct, or struct{} for none) of a
-// route whose path has the parameters params (from parsePath) and whose
+// route whose path has the parameters params (from ParsePath) and whose
 // body may come as mediaTypes (none means MediaJSON):
 //
 //   - a field tagged path:"id" is the path parameter id, and every

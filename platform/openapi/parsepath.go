@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// parsePath converts a Fiber route path to an OpenAPI path template and
+// ParsePath converts a Fiber route path to an OpenAPI path template and
 // lists its parameters in order: "/users/:id" is "/users/{id}". Only what
 // both Fiber and OpenAPI express is accepted: a constraint (":id<int>"), an
 // optional parameter (":id?") and wildcards ("*", "+") are errors, so the
@@ -14,7 +14,7 @@ import (
 // a typed field instead of a constraint (an int64 field rejects "abc" with
 // a 400 and documents the integer). A trailing slash is dropped, as Fiber
 // matches the path without it.
-func parsePath(p string) (template string, params []string, err error) {
+func ParsePath(p string) (template string, params []string, err error) {
 	if !strings.HasPrefix(p, "/") {
 		return "", nil, errors.New("path must start with '/'")
 	}

@@ -164,7 +164,7 @@ type placement struct {
 // place finds where the operation of method and path goes, and refuses a
 // route that serves what another one does.
 func (r *Registry) place(method, path string) (placement, error) {
-	template, params, err := parsePath(path)
+	template, params, err := ParsePath(path)
 	if err != nil {
 		return placement{}, err
 	}

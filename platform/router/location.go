@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -35,11 +34,16 @@ type locationPart struct {
 	field []int
 }
 
-// newLocation reads template against the output type out (a struct or a
-// pointer to one) under the route's full path.
+// newLocation reads template, a path as ParsePath reads route paths,
+// against the output type out (a struct or a pointer to one) under the
+// route's full path.
 func newLocation(fullPath, template string, out reflect.Type) (*location, error) {
-	if !strings.HasPrefix(template, "/") {
-		return nil, fmt.Errorf("Location %q must start with /", template)
+	if strings.ContainsAny(template, "{}") {
+		return nil, fmt.Errorf("Location %q: write a parameter as route paths do, /:name", template)
+	}
+	tmpl, params, err := openapi.ParsePath(template)
+	if err != nil {
+		return nil, fmt.Errorf("Location %q: %w", template, err)
 	}
 	for out != nil && out.Kind() == reflect.Pointer {
 		out = out.Elem()
@@ -48,34 +52,20 @@ func newLocation(fullPath, template string, out reflect.Type) (*location, error)
 		return nil, fmt.Errorf("Location %q needs a struct answer to fill it from", template)
 	}
 	base := strings.TrimSuffix(fullPath, "/")
-	l := &location{parts: []locationPart{{text: base}}}
-	doc := base
-	for i, seg := range strings.Split(template, "/")[1:] {
-		name, param := strings.CutPrefix(seg, ":")
-		switch {
-		case strings.ContainsAny(seg, "{}"):
-			return nil, fmt.Errorf("Location %q: write a parameter as route paths do, /:name", template)
-		case !param:
-			l.parts = append(l.parts, locationPart{text: "/" + seg})
-			doc += "/" + seg
-			continue
-		case !paramNameRE.MatchString(name):
-			return nil, fmt.Errorf("Location %q: segment %d, %q, is not a :name", template, i+1, seg)
-		}
+	l := &location{path: base + tmpl, parts: []locationPart{{text: base}}}
+	rest := tmpl
+	for _, name := range params {
 		field, err := memberField(out, name)
 		if err != nil {
 			return nil, fmt.Errorf("Location %q: %w", template, err)
 		}
-		l.parts = append(l.parts, locationPart{text: "/"}, locationPart{field: field})
-		doc += "/{" + name + "}"
+		before, after, _ := strings.Cut(rest, "{"+name+"}")
+		l.parts = append(l.parts, locationPart{text: before}, locationPart{field: field})
+		rest = after
 	}
-	l.path = doc
+	l.parts = append(l.parts, locationPart{text: rest})
 	return l, nil
 }
-
-// paramNameRE is what a parameter of a Location template may be called:
-// the JSON name of a member.
-var paramNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // memberField finds the member name of the answers of struct type t, as
 // the document names it, and checks that it is a string or an integer.

@@ -54,8 +54,8 @@ func TestLocationDeclarationsFailAtStart(t *testing.T) {
 		{"a 200", createdRoute(router.Location("/:id")), "not 201"},
 		{"no such member", createdRoute(router.Status(http.StatusCreated), router.Location("/:name")), "no member name"},
 		{"a list member", createdRoute(router.Status(http.StatusCreated), router.Location("/:Tags")), "not a string or an integer"},
-		{"not a path", createdRoute(router.Status(http.StatusCreated), router.Location(":id")), "must start with /"},
-		{"not a name", createdRoute(router.Status(http.StatusCreated), router.Location("/:")), "is not a :name"},
+		{"not a path", createdRoute(router.Status(http.StatusCreated), router.Location(":id")), "must start with"},
+		{"not a name", createdRoute(router.Status(http.StatusCreated), router.Location("/:")), "has no parameter name"},
 		{"the document's syntax", createdRoute(router.Status(http.StatusCreated), router.Location("/{id}")), "as route paths do"},
 	} {
 		_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{tc.route}}}})
