@@ -148,7 +148,7 @@ func (b *binding) bind(fc *fiber.Ctx, in reflect.Value, c *Ctx) error {
 		}
 	}
 	if f := b.input.Sort; f != nil {
-		in.FieldByIndex(f.Index).Set(reflect.ValueOf(sort))
+		*in.FieldByIndex(f.Index).Addr().Interface().(*[]paging.SortKey) = sort
 	}
 	for _, f := range b.paging {
 		v := pg.Page
