@@ -62,6 +62,11 @@ func TestCountAutoRemembersQueriesOverBudget(t *testing.T) {
 			t.Error("a new strategy did not try to count")
 		}
 	})
+	t.Run("a budget of zero never counts", func(t *testing.T) {
+		if page(t, database.WithCount(database.CountAuto(0))) {
+			t.Error("CountAuto(0) tried to count")
+		}
+	})
 	t.Run("options built once from the zero value remember", func(t *testing.T) {
 		opt := database.WithCount(database.CountStrategy{})
 		if !page(t, opt) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -192,5 +193,72 @@ func walkByTime[T any](t *testing.T, db *bun.DB, id func(T) int64, want []int64)
 		if !slices.Equal(got, want) {
 			t.Errorf("desc %v: walked ids %v, want %v", desc, got, want)
 		}
+	}
+}
+
+// pageQueries keeps the SQL of the page queries a database runs.
+type pageQueries struct {
+	mu  sync.Mutex
+	sql []string
+}
+
+// BeforeQuery implements bun.QueryHook.
+func (h *pageQueries) BeforeQuery(ctx context.Context, e *bun.QueryEvent) context.Context {
+	if !strings.Contains(e.Query, "count(") {
+		h.mu.Lock()
+		h.sql = append(h.sql, e.Query)
+		h.mu.Unlock()
+	}
+	return ctx
+}
+
+// AfterQuery implements bun.QueryHook.
+func (*pageQueries) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// TestAKeysetInOneDirectionIsOneRowComparison: a page after a cursor
+// whose keys all go one way starts at one row-value comparison, (title,
+// id) > (…), which an index on (title, id) answers as one range; keys
+// that go both ways need the expanded OR of each key.
+func TestAKeysetInOneDirectionIsOneRowComparison(t *testing.T) {
+	t.Parallel()
+	cursors, err := paging.NewCursors([]byte("sort test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sort []paging.SortKey
+		want string
+	}{
+		{"ascending", []paging.SortKey{{Column: "title"}}, `("title", "id") > (`},
+		{"descending", []paging.SortKey{{Column: "title", Desc: true}}, `("title", "id") < (`},
+		{"both ways", []paging.SortKey{{Column: "title", Desc: true}, {Column: "id"}}, ` OR `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			hook := &pageQueries{}
+			db := openNotes(t, "a", "b", "c", "d").WithQueryHook(hook)
+			page := func(cursor string) paging.Page[note] {
+				t.Helper()
+				p, err := database.Paginate[note](context.Background(), db.NewSelect(), paging.Paging{Limit: 2},
+					database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(tc.sort...), database.WithCursor(cursor))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			first := page("")
+			hook.mu.Lock()
+			hook.sql = nil
+			hook.mu.Unlock()
+			if second := page(first.NextCursor); len(second.Data) != 2 {
+				t.Fatalf("the second page has %d rows, want 2", len(second.Data))
+			}
+			hook.mu.Lock()
+			defer hook.mu.Unlock()
+			if len(hook.sql) == 0 || !strings.Contains(hook.sql[0], tc.want) {
+				t.Errorf("the page after the cursor ran %q, want it to hold %q", hook.sql, tc.want)
+			}
+		})
 	}
 }
