@@ -4,4 +4,8 @@
 // typed routes whose Go types drive binding, validation, paging, JWT checks
 // and the generated OpenAPI document, and answers every error with RFC 9457
 // problem details.
+//
+// The examples show a service author's main tasks: a controller, a
+// conditional write (Versioned), roles on a route (Roles), a middleware
+// that can fail (Guard) and an extension (Extension).
 package router
