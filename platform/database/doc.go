@@ -9,5 +9,6 @@
 // chosen per call: CountAuto (the default: an exact count within a time
 // budget, else the planner's estimate), CountExact, CountEstimate,
 // CountCapped or CountNone. WithKeyset pages by signed cursors instead of
-// OFFSET, so deep pages cost what the first one does.
+// OFFSET, so deep pages cost what the first one does. The example of
+// Paginate pages a table of a SQLite database.
 package database
