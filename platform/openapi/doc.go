@@ -32,4 +32,7 @@
 // message and by the document: the first element of the path, query, form
 // or json tag, the form tag falling back to the json name and then to the
 // Go name.
+//
+// The example of Registry.AddRoute prints what the document makes of a
+// route.
 package openapi
