@@ -54,9 +54,9 @@ var ErrEditConflict = problem.Declare(http.StatusConflict, "edit_conflict", "Edi
 //		return orderAnswer(m, err) // m in its API form, or the error to answer
 //	}
 //
-// The route declares IfMatch (the 412) and ErrEditConflict. The errors of
-// the callbacks (a row not found) come back as they are, for the handler
-// to answer.
+// The route's input embeds IfMatchHeader (the 412), and the route declares
+// ErrEditConflict. The errors of the callbacks (a row not found) come back
+// as they are, for the handler to answer.
 type Versioned[M, B any] struct {
 	// Get reads the row with the id as it is now, where the write goes
 	// (the primary, when reads may go to a replica).
