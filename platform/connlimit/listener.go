@@ -21,6 +21,7 @@ import (
 // open, at most Config.PerAddress from one client address, and waits out a
 // lack of files instead of failing. Make one with New.
 type Listener struct {
+	// Listener is the listener whose connections are held and counted.
 	net.Listener
 	total, perAddress int
 	trusted           clientip.Proxies

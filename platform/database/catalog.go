@@ -89,9 +89,13 @@ func (e *Catalog) DBML() (string, error) {
 }
 
 // SyncReport is what Sync did: the tables it created and those it found, by
-// name, in the order of the models, and the indexes it created.
+// name, in the order of the models (a table after those its foreign keys
+// reference), and the indexes it created.
 type SyncReport struct {
-	Created        []string
-	Existing       []string
+	// Created are the tables Sync created.
+	Created []string
+	// Existing are the tables Sync found already there and left as they were.
+	Existing []string
+	// CreatedIndexes are the indexes Sync created, in the order of the models.
 	CreatedIndexes []string
 }

@@ -60,6 +60,7 @@ func (ix Index) PostgresOnly() bool { return ix.Using != "" || ix.OpClass != "" 
 //		return []database.Index{{Columns: []string{"author_id", "title"}}}
 //	}
 type Indexer interface {
+	// Indexes returns the model's secondary indexes.
 	Indexes() []Index
 }
 

@@ -13,12 +13,13 @@ type Claim struct {
 	ID string
 	// Fingerprint is a digest of the request: a retry must have the same.
 	Fingerprint string
-	// Now is the time of the claim; Lease is how long the claimant may run
-	// before another request with the same key and fingerprint may take
-	// the key over (its process died); TTL is how long the key is kept.
-	Now   time.Time
+	// Now is the time of the claim.
+	Now time.Time
+	// Lease is how long the claimant may run before another request with
+	// the same key and fingerprint may take the key over (its process died).
 	Lease time.Duration
-	TTL   time.Duration
+	// TTL is how long the key is kept.
+	TTL time.Duration
 }
 
 // Record is what the store keeps of a key.
@@ -28,11 +29,13 @@ type Record struct {
 	// Done reports a completed answer; until then the first request is
 	// still running.
 	Done bool
-	// Status, Header (the answer's headers worth replaying, as a JSON
-	// object of names to values) and Body are the stored answer.
+	// Status is the status code of the stored answer.
 	Status int
+	// Header is the stored answer's headers worth replaying, as a JSON
+	// object of names to values.
 	Header []byte
-	Body   []byte
+	// Body is the stored answer's body.
+	Body []byte
 }
 
 // Store keeps the keys of idempotent requests for every instance.

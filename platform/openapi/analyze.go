@@ -39,6 +39,7 @@ const (
 // (RFC 7396) of another type, the patch's target: a named struct whose
 // component schema the patch's schema is made from (see patchSchema).
 type MergePatcher interface {
+	// MergePatchTarget returns the patch's target type.
 	MergePatchTarget() reflect.Type
 }
 
@@ -47,7 +48,9 @@ type InputField struct {
 	// Name is the name the client sends the value under, the name the
 	// document gives it and the name every error about it uses.
 	Name string
-	In   Location
+	// In is where the value comes from: the path, the query, a header or
+	// a form body.
+	In Location
 	// Struct is the Go field, with its tags.
 	Struct reflect.StructField
 	// Index leads from the input (or from the body, for form fields) to
@@ -62,15 +65,18 @@ type InputField struct {
 	// Paging is paging.PageParam or paging.LimitParam for the fields of an embedded
 	// paging query, which the router fills from the paging it parsed.
 	Paging string
-	// Schema is the schema the document gives the field, and Required
-	// whether the document requires it: the values a binder checks by.
-	// They are set when AddRoute documents the field (nil for a file).
-	Schema   *Schema
+	// Schema is the schema the document gives the field, which a binder
+	// checks the value by. It is set when AddRoute documents the field
+	// (nil for a file).
+	Schema *Schema
+	// Required reports whether the document requires the field, which a
+	// binder checks too; set with Schema.
 	Required bool
 }
 
 // InputBody is the field named Body, decoded from the request body.
 type InputBody struct {
+	// Struct is the Go field Body, with its tags.
 	Struct reflect.StructField
 	// Type is the body's type, pointers removed.
 	Type reflect.Type
@@ -81,9 +87,10 @@ type InputBody struct {
 	// type), relative to the body.
 	Form []*InputField
 	// Patch is the target type of a merge patch body (a MergePatcher),
-	// nil for other bodies; Target is the schema of the target, which a
-	// patched value is checked by, set when AddRoute documents the body.
-	Patch  reflect.Type
+	// nil for other bodies.
+	Patch reflect.Type
+	// Target is the schema of the patch's target, which a patched value
+	// is checked by; set when AddRoute documents the body.
 	Target *Schema
 }
 
@@ -102,8 +109,9 @@ type Input struct {
 	// Paging lists the page and limit fields of embedded paging queries.
 	Paging []*InputField
 	// Sort is the Sort field of an embedded paging.SortQuery, nil when the
-	// list is not sortable; SortKeys are the keys its type names.
-	Sort     *InputField
+	// list is not sortable.
+	Sort *InputField
+	// SortKeys are the keys the SortQuery's type names.
 	SortKeys []string
 	// Body is nil when the input has no Body field.
 	Body *InputBody

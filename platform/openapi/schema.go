@@ -22,44 +22,44 @@ type Schema struct {
 	// Ref references a component schema; OpenAPI 3.0 ignores every sibling
 	// of a $ref, so a Schema with a Ref should have nothing else.
 	Ref         string `json:"$ref,omitempty"`
-	Type        string `json:"type,omitempty"`
-	Format      string `json:"format,omitempty"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	Nullable    bool   `json:"nullable,omitempty"`
+	Type        string `json:"type,omitempty"`        // the JSON type: "string", "number", "integer", "boolean", "array" or "object"; none for any
+	Format      string `json:"format,omitempty"`      // a refinement of Type: "int64", "date-time", "email", "uuid", …
+	Title       string `json:"title,omitempty"`       // a short title of the value, for a reader
+	Description string `json:"description,omitempty"` // what the value means; CommonMark
+	Nullable    bool   `json:"nullable,omitempty"`    // whether null is allowed as well (OpenAPI 3.0 has no type null)
 
-	AllOf []*Schema `json:"allOf,omitempty"`
-	OneOf []*Schema `json:"oneOf,omitempty"`
-	AnyOf []*Schema `json:"anyOf,omitempty"`
+	AllOf []*Schema `json:"allOf,omitempty"` // the value must be valid against every one of these schemas
+	OneOf []*Schema `json:"oneOf,omitempty"` // the value must be valid against exactly one of these schemas
+	AnyOf []*Schema `json:"anyOf,omitempty"` // the value must be valid against at least one of these schemas
 
-	Properties map[string]*Schema `json:"properties,omitempty"`
-	Required   []string           `json:"required,omitempty"`
+	Properties map[string]*Schema `json:"properties,omitempty"` // the schemas of an object's members, keyed by member name
+	Required   []string           `json:"required,omitempty"`   // the members an object must have
 	// AdditionalProperties is the schema of the values of a map; an empty
 	// Schema allows any value.
 	AdditionalProperties *Schema `json:"additionalProperties,omitempty"`
-	Items                *Schema `json:"items,omitempty"`
+	Items                *Schema `json:"items,omitempty"` // the schema of each item of an array
 
-	Enum    []any `json:"enum,omitempty"`
-	Default any   `json:"default,omitempty"`
-	Example any   `json:"example,omitempty"`
+	Enum    []any `json:"enum,omitempty"`    // the only values allowed
+	Default any   `json:"default,omitempty"` // the value the server assumes when none is sent
+	Example any   `json:"example,omitempty"` // an example value, for a reader
 
-	Minimum          *float64 `json:"minimum,omitempty"`
-	ExclusiveMinimum bool     `json:"exclusiveMinimum,omitempty"`
-	Maximum          *float64 `json:"maximum,omitempty"`
-	ExclusiveMaximum bool     `json:"exclusiveMaximum,omitempty"`
-	MultipleOf       *float64 `json:"multipleOf,omitempty"`
-	MinLength        *int     `json:"minLength,omitempty"`
-	MaxLength        *int     `json:"maxLength,omitempty"`
-	Pattern          string   `json:"pattern,omitempty"`
-	MinItems         *int     `json:"minItems,omitempty"`
-	MaxItems         *int     `json:"maxItems,omitempty"`
-	UniqueItems      bool     `json:"uniqueItems,omitempty"`
-	MinProperties    *int     `json:"minProperties,omitempty"`
-	MaxProperties    *int     `json:"maxProperties,omitempty"`
+	Minimum          *float64 `json:"minimum,omitempty"`          // the smallest number allowed; see ExclusiveMinimum
+	ExclusiveMinimum bool     `json:"exclusiveMinimum,omitempty"` // whether Minimum itself is not allowed
+	Maximum          *float64 `json:"maximum,omitempty"`          // the largest number allowed; see ExclusiveMaximum
+	ExclusiveMaximum bool     `json:"exclusiveMaximum,omitempty"` // whether Maximum itself is not allowed
+	MultipleOf       *float64 `json:"multipleOf,omitempty"`       // a number must divide by this with no remainder
+	MinLength        *int     `json:"minLength,omitempty"`        // the fewest characters a string may have
+	MaxLength        *int     `json:"maxLength,omitempty"`        // the most characters a string may have
+	Pattern          string   `json:"pattern,omitempty"`          // a regular expression (ECMA 262) a string must match; unanchored
+	MinItems         *int     `json:"minItems,omitempty"`         // the fewest items an array may have
+	MaxItems         *int     `json:"maxItems,omitempty"`         // the most items an array may have
+	UniqueItems      bool     `json:"uniqueItems,omitempty"`      // whether an array's items must all differ
+	MinProperties    *int     `json:"minProperties,omitempty"`    // the fewest members an object may have
+	MaxProperties    *int     `json:"maxProperties,omitempty"`    // the most members an object may have
 
-	ReadOnly   bool `json:"readOnly,omitempty"`
-	WriteOnly  bool `json:"writeOnly,omitempty"`
-	Deprecated bool `json:"deprecated,omitempty"`
+	ReadOnly   bool `json:"readOnly,omitempty"`   // the member is sent in responses only; a request should not send it
+	WriteOnly  bool `json:"writeOnly,omitempty"`  // the member is sent in requests only; a response does not have it
+	Deprecated bool `json:"deprecated,omitempty"` // the value is deprecated; clients should stop using it
 
 	// Closed says that the object has no member beyond Properties; it is
 	// written additionalProperties: false (see MarshalJSON).

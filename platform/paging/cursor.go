@@ -52,8 +52,9 @@ type Position struct {
 
 // Count is a list's total as counted (or estimated) at a time.
 type Count struct {
-	// Total is total_elements, and Exact its total_exact.
+	// Total is the list's total: total_elements.
 	Total int
+	// Exact reports a total counted, not estimated: total_exact.
 	Exact bool
 	// At is when it was counted, to the second.
 	At time.Time

@@ -110,15 +110,18 @@ func Map[T, U any](page Page[T], fn func(T) U) Page[U] {
 type Links struct {
 	// Page and Limit are the page's position.
 	Page, Limit int
-	// HasNext reports a record after the page; NextCursor is the cursor
-	// of the next page on lists that issue one.
-	HasNext    bool
+	// HasNext reports a record after the page.
+	HasNext bool
+	// NextCursor is the cursor of the next page on lists that issue one.
 	NextCursor string
 }
 
 // Linked is implemented by a list answer (*Page): a router sends it with a
 // Link header, and its document declares the header.
-type Linked interface{ Links() Links }
+type Linked interface {
+	// Links returns what the answer tells of its neighbours.
+	Links() Links
+}
 
 // Links returns what the page tells of its neighbours.
 func (p *Page[T]) Links() Links {

@@ -57,6 +57,7 @@ func ParseSort(value string, allowed []string) ([]SortKey, error) {
 // list may be sorted by (columns, in the order the document lists them):
 // the K of a SortQuery.
 type Sortable interface {
+	// SortKeys returns the keys, in the order the document lists them.
 	SortKeys() []string
 }
 

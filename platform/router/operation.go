@@ -22,6 +22,7 @@ import (
 // acts on. A route's Options set it; once the route is mounted it does
 // not change, and no copy of any of its fields is kept elsewhere.
 type Operation struct {
+	// Route is what the document shows of the route.
 	openapi.Route
 	// Middleware run after the route matched, before its authentication
 	// (Use), the deprecation headers first on a deprecated route.

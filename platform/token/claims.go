@@ -13,6 +13,8 @@ import (
 // Claims are the claims of an access token: the registered ones (sub, iss,
 // aud, exp, iat), the caller's role and the session the token belongs to.
 type Claims struct {
+	// RegisteredClaims are the token's registered claims (RFC 7519,
+	// section 4.1).
 	jwt.RegisteredClaims
 	// Role is the caller's role, which route role requirements check.
 	Role string `json:"role,omitempty"`

@@ -222,11 +222,21 @@ type JWKSet struct {
 // JWK is a public Ed25519 key (RFC 8037): what another service verifies
 // the tokens that name its kid with.
 type JWK struct {
+	// Kty is the key type (kty, RFC 7517 section 4.1): "OKP", an octet key pair
+	// (RFC 8037).
 	Kty string `json:"kty" doc:"Key type" example:"OKP" validate:"required,oneof=OKP"`
+	// Crv is the curve of the octet key pair (crv, RFC 8037): "Ed25519".
 	Crv string `json:"crv" doc:"Curve" example:"Ed25519" validate:"required,oneof=Ed25519"`
-	X   string `json:"x" doc:"The public key, base64url" example:"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" validate:"required"`
+	// X is the public key (x, RFC 8037), base64url without padding.
+	X string `json:"x" doc:"The public key, base64url" example:"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" validate:"required"`
+	// Kid is the key ID (kid, RFC 7517 section 4.5), matched against a token's
+	// kid header.
 	Kid string `json:"kid" doc:"Key id: the kid header of the tokens this key verifies" example:"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k" validate:"required"`
+	// Alg is the only algorithm the key is used with (alg, RFC 7517 section
+	// 4.4): "EdDSA".
 	Alg string `json:"alg" doc:"The only algorithm the key verifies" example:"EdDSA" validate:"required,oneof=EdDSA"`
+	// Use is the intended use of the public key (use, RFC 7517 section 4.2):
+	// "sig", signatures.
 	Use string `json:"use" doc:"Public key use: signatures" example:"sig" validate:"required,oneof=sig"`
 }
 

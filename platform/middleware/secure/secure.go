@@ -14,9 +14,11 @@ type Config struct {
 	// ContentTypeOptions forbids sniffing another media type than the one
 	// the answer declares. Default: "nosniff".
 	ContentTypeOptions string
-	// FrameOptions and ContentSecurityPolicy forbid framing the answers
-	// (clickjacking). Defaults: "DENY" and "frame-ancestors 'none'".
-	FrameOptions          string
+	// FrameOptions is the X-Frame-Options header, which forbids framing
+	// the answers (clickjacking). Default: "DENY".
+	FrameOptions string
+	// ContentSecurityPolicy is the Content-Security-Policy header, which
+	// forbids framing them too. Default: "frame-ancestors 'none'".
 	ContentSecurityPolicy string
 	// ReferrerPolicy keeps URLs, which may carry cursors and filters, out
 	// of Referer headers. Default: "no-referrer".
