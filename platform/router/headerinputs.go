@@ -78,11 +78,11 @@ func declareHeaderInputs(op *Operation) (headerInputs, error) {
 	declaredIdempotent := op.Idempotent
 	op.IfMatch, op.Idempotent = openapi.IfMatchIgnored, false
 	t := op.Input
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
+	if t == nil {
 		return h, checkIdempotentDeclared(declaredIdempotent, h)
+	}
+	if t.Kind() != reflect.Struct {
+		return h, fmt.Errorf("the input type %s is not a struct: a handler takes *In, In a struct (struct{} for none)", t)
 	}
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.Anonymous {

@@ -74,3 +74,21 @@ func TestHeaderInputsAreDeclaredOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestAnInputThatIsNotAStructFailsAtStartUp: a handler whose input is a
+// pointer or a scalar could not be bound; it fails at start-up.
+func TestAnInputThatIsNotAStructFailsAtStartUp(t *testing.T) {
+	t.Parallel()
+	type thing struct {
+		ID int64 `path:"id"`
+	}
+	for name, route := range map[string]router.Route{
+		"a pointer": router.Get("/:id", func(*router.Ctx, **thing) (*router.NoContent, error) { return nil, nil }),
+		"a string":  router.Get("/", func(*router.Ctx, *string) (*router.NoContent, error) { return nil, nil }),
+	} {
+		_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{route}}}})
+		if err == nil || !strings.Contains(err.Error(), "not a struct") {
+			t.Errorf("an input of %s: router.New: %v, want an error saying it is not a struct", name, err)
+		}
+	}
+}
