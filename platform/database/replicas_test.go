@@ -1,6 +1,7 @@
 package database
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -17,10 +20,12 @@ import (
 
 // fakeDB is a database/sql database whose every statement answers one row
 // holding value, or fails with err. It counts the statements it was given.
+// While down is set, its pings fail, as a server that is gone.
 type fakeDB struct {
 	value      string
 	err        error
 	statements atomic.Int64
+	down       atomic.Bool
 }
 
 // open returns the *sql.DB of d, closed when t ends.
@@ -47,6 +52,14 @@ func (fakeConn) Prepare(string) (driver.Stmt, error) {
 }
 func (fakeConn) Close() error              { return nil }
 func (fakeConn) Begin() (driver.Tx, error) { return nil, errors.New("fake driver: no transactions") }
+
+// Ping implements driver.Pinger: the health check of a replica.
+func (c fakeConn) Ping(context.Context) error {
+	if c.d.down.Load() {
+		return errors.New("fake driver: the server is down")
+	}
+	return nil
+}
 
 func (c fakeConn) QueryContext(context.Context, string, []driver.NamedValue) (driver.Rows, error) {
 	c.d.statements.Add(1)
@@ -88,10 +101,31 @@ func (r *fakeRows) Next(dest []driver.Value) error {
 // Replicas, both closed when t ends. No health check runs.
 func replicated(t *testing.T, primary, replicaDB *sql.DB) (*bun.DB, *Replicas) {
 	t.Helper()
-	r := &Replicas{primary: primary, logger: slog.New(slog.DiscardHandler), stop: make(chan struct{})}
-	n := &replica{name: "replica", db: replicaDB}
-	n.set(up)
-	r.nodes = append(r.nodes, n)
+	db, r := resolver(t, slog.New(slog.DiscardHandler), primary, replicaDB)
+	r.nodes[0].set(up)
+	return db, r
+}
+
+// checked puts primary and the replicas behind the resolver and checks
+// them once, as OpenWithReplicas does at start, logging to logger; it
+// returns the bun.DB and the Replicas, closed when t ends. Later health
+// checks run only when the test calls checkAll.
+func checked(t *testing.T, logger *slog.Logger, primary *sql.DB, replicaDBs ...*sql.DB) (*bun.DB, *Replicas) {
+	t.Helper()
+	db, r := resolver(t, logger, primary, replicaDBs...)
+	r.checkAll(context.Background())
+	return db, r
+}
+
+// resolver puts primary and the replicas, named replica0, replica1...,
+// behind a Replicas whose replicas were never checked, and returns the
+// bun.DB that routes through it; both are closed when t ends.
+func resolver(t *testing.T, logger *slog.Logger, primary *sql.DB, replicaDBs ...*sql.DB) (*bun.DB, *Replicas) {
+	t.Helper()
+	r := &Replicas{primary: primary, logger: logger, stop: make(chan struct{})}
+	for i, d := range replicaDBs {
+		r.nodes = append(r.nodes, &replica{name: fmt.Sprintf("replica%d", i), db: d})
+	}
 	db := bun.NewDB(primary, pgdialect.New(), bun.WithConnResolver(r)).WithQueryHook(sessionHook{})
 	t.Cleanup(func() { _ = db.Close() })
 	return db, r
@@ -196,5 +230,172 @@ func TestReplicaLeavesACancelledQueryAlone(t *testing.T) {
 			}
 			wantFailover(t, r, passesOn, err, primary.statements.Load(), isErr(context.Canceled))
 		})
+	}
+}
+
+// servedBy runs op and names the database that got its statement:
+// "primary", or the value of the replica that answered.
+func servedBy(t *testing.T, primary *fakeDB, replicas []*fakeDB, op func() error) string {
+	t.Helper()
+	before := primary.statements.Load()
+	counts := make([]int64, len(replicas))
+	for i, d := range replicas {
+		counts[i] = d.statements.Load()
+	}
+	if err := op(); err != nil {
+		t.Fatalf("the statement failed: %v", err)
+	}
+	if primary.statements.Load() > before {
+		return "primary"
+	}
+	for i, d := range replicas {
+		if d.statements.Load() > counts[i] {
+			return d.value
+		}
+	}
+	t.Fatal("no database got the statement")
+	return ""
+}
+
+// readOne is a plain SELECT, routed as every read outside a transaction.
+func readOne(ctx context.Context, db *bun.DB) func() error {
+	return func() error {
+		var v string
+		return db.NewSelect().ColumnExpr("1").Scan(ctx, &v)
+	}
+}
+
+// TestReplicaReadsGoToTheOneUp puts three replicas behind the primary, one
+// of them up: every read goes to that one, from the first read on,
+// whichever of the three it is, and none to the primary.
+func TestReplicaReadsGoToTheOneUp(t *testing.T) {
+	t.Parallel()
+	const n = 3
+	for healthy := range n {
+		t.Run(fmt.Sprintf("replica%d up", healthy), func(t *testing.T) {
+			t.Parallel()
+			primary := &fakeDB{value: "primary"}
+			replicas := make([]*fakeDB, n)
+			dbs := make([]*sql.DB, n)
+			for i := range n {
+				replicas[i] = &fakeDB{value: fmt.Sprintf("replica%d", i)}
+				replicas[i].down.Store(i != healthy)
+				dbs[i] = replicas[i].open(t)
+			}
+			db, r := checked(t, slog.New(slog.DiscardHandler), primary.open(t), dbs...)
+			for i := range 2 * n {
+				if got := servedBy(t, primary, replicas, readOne(context.Background(), db)); got != replicas[healthy].value {
+					t.Errorf("read %d went to %s, want %s", i+1, got, replicas[healthy].value)
+				}
+			}
+			if got := r.PrimaryReads(); got != 0 {
+				t.Errorf("PrimaryReads = %d, want 0: a replica was up", got)
+			}
+		})
+	}
+}
+
+// TestReplicaStateChangesAreLoggedOnce takes a replica down and back, by
+// its health checks and by a read it fails: each change is logged once,
+// however many checks find the replica in the same state, and the reads
+// follow its state.
+func TestReplicaStateChangesAreLoggedOnce(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	primary, replica := &fakeDB{value: "primary"}, &fakeDB{value: "replica"}
+	db, r := checked(t, slog.New(slog.NewTextHandler(&out, nil)), primary.open(t), replica.open(t))
+	steps := []struct {
+		name string
+		// down fails the replica's pings, failReads its queries.
+		down, failReads bool
+		// checks is how many health checks run before the read.
+		checks           int
+		wantUp, wantDown int // lines logged so far
+		wantRead         string
+	}{
+		{"at start the replica answers", false, false, 0, 1, 0, "replica"},
+		{"it stops answering its health check", true, false, 1, 1, 1, "primary"},
+		{"it stays down over more checks", true, false, 3, 1, 1, "primary"},
+		{"it answers again", false, false, 1, 2, 1, "replica"},
+		{"it stays up over more checks", false, false, 3, 2, 1, "replica"},
+		{"it fails a read for want of a connection", true, true, 0, 2, 2, "primary"},
+		{"it stays down over more checks after the failed read", true, true, 3, 2, 2, "primary"},
+		{"it answers once more", false, false, 2, 3, 2, "replica"},
+	}
+	for _, s := range steps {
+		replica.down.Store(s.down)
+		replica.err = nil
+		if s.failReads {
+			replica.err = errors.New("fake driver: connection refused")
+		}
+		for range s.checks {
+			r.checkAll(context.Background())
+		}
+		got := servedBy(t, primary, []*fakeDB{replica}, readOne(context.Background(), db))
+		logged := out.String()
+		upLines, downLines := strings.Count(logged, "read replica is up"), strings.Count(logged, "read replica is down")
+		if upLines != s.wantUp || downLines != s.wantDown || got != s.wantRead {
+			t.Errorf("%s: %d up and %d down lines logged, the read went to the %s; want %d, %d and the %s\n%s",
+				s.name, upLines, downLines, got, s.wantUp, s.wantDown, s.wantRead, logged)
+		}
+	}
+}
+
+// TestReplicasClose closes replicas whose pools close cleanly, with their
+// health checks running: Close reports no error, the first time and the
+// next, whether it is called itself or by the bun.DB's Close.
+func TestReplicasClose(t *testing.T) {
+	t.Parallel()
+	for _, first := range []string{"the bun.DB", "the Replicas"} {
+		t.Run("closing "+first+" first", func(t *testing.T) {
+			t.Parallel()
+			primary, one, two := &fakeDB{value: "primary"}, &fakeDB{value: "one"}, &fakeDB{value: "two"}
+			db, r := checked(t, slog.New(slog.DiscardHandler), primary.open(t), one.open(t), two.open(t))
+			r.stopped.Add(1)
+			go r.monitor(time.Millisecond)
+			closers := []func() error{db.Close, r.Close}
+			if first == "the Replicas" {
+				closers = []func() error{r.Close, db.Close}
+			}
+			for i, c := range append(closers, r.Close) {
+				if err := c(); err != nil {
+					t.Errorf("close %d: %v, want nil", i+1, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSessionReadsFromTheReplicaUntilItWrites follows one session: its
+// reads go to the replica until it writes, and to the primary from then
+// on, so that it reads its own write; reads outside it still go to the
+// replica, and those of OnPrimary to the primary.
+func TestSessionReadsFromTheReplicaUntilItWrites(t *testing.T) {
+	t.Parallel()
+	primary, replica := &fakeDB{value: "primary"}, &fakeDB{value: "replica"}
+	db, _ := replicated(t, primary.open(t), replica.open(t))
+	ctx := context.Background()
+	session := WithSession(ctx)
+	write := func() error {
+		_, err := db.NewUpdate().TableExpr("t").Set("v = 1").Where("id = 1").Exec(session)
+		return err
+	}
+	steps := []struct {
+		name string
+		op   func() error
+		want string
+	}{
+		{"the session's first read", readOne(session, db), "replica"},
+		{"its second read", readOne(session, db), "replica"},
+		{"its write", write, "primary"},
+		{"its read after the write", readOne(session, db), "primary"},
+		{"its next read", readOne(session, db), "primary"},
+		{"a read outside the session", readOne(ctx, db), "replica"},
+		{"a read on the primary", readOne(OnPrimary(ctx), db), "primary"},
+	}
+	for _, s := range steps {
+		if got := servedBy(t, primary, []*fakeDB{replica}, s.op); got != s.want {
+			t.Errorf("%s went to the %s, want the %s", s.name, got, s.want)
+		}
 	}
 }
