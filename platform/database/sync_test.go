@@ -23,6 +23,26 @@ func sqliteObjects(t *testing.T, db *bun.DB, kind string) []string {
 	return names
 }
 
+// memo is a model with a plain index and two of PostgreSQL's alone: a
+// trigram index, with its method, operator class and extension, and a
+// hash index, with its method only.
+type memo struct {
+	bun.BaseModel `bun:"table:memos"`
+
+	ID    int64  `bun:"id,pk,autoincrement"`
+	Title string `bun:"title,notnull"`
+	Body  string `bun:"body"`
+}
+
+// Indexes declares the indexes of memos.
+func (*memo) Indexes() []database.Index {
+	return []database.Index{
+		{Columns: []string{"title"}},
+		{Name: "memos_title_trgm_idx", Expression: "lower(title)", Using: "gin", OpClass: "gin_trgm_ops", Extension: "pg_trgm"},
+		{Name: "memos_body_hash_idx", Columns: []string{"body"}, Using: "hash"},
+	}
+}
+
 func TestSync(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -84,6 +104,19 @@ func TestSync(t *testing.T) {
 		}
 		if len(fks) != 1 || fks[0].Table != "authors" || fks[0].From != "author_id" || fks[0].To != "id" {
 			t.Errorf("books foreign keys = %+v, want author_id -> authors.id", fks)
+		}
+	})
+
+	t.Run("on SQLite it creates the indexes SQLite has and skips PostgreSQL's", func(t *testing.T) {
+		t.Parallel()
+		db := openSQLite(t)
+		got, err := database.NewCatalog(db, (*memo)(nil)).Sync(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantReport(t, got, database.SyncReport{Created: []string{"memos"}, Existing: []string{}, CreatedIndexes: []string{"memos_title_idx"}})
+		if indexes := sqliteObjects(t, db, "index"); !slices.Equal(indexes, []string{"memos_title_idx"}) {
+			t.Errorf("catalog indexes = %v, want memos_title_idx alone", indexes)
 		}
 	})
 
