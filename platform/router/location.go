@@ -35,7 +35,7 @@ type locationPart struct {
 }
 
 // newLocation reads template, a path as ParsePath reads route paths,
-// against the output type out (a struct or a pointer to one) under the
+// against the output type out (a struct) under the
 // route's full path.
 func newLocation(fullPath, template string, out reflect.Type) (*location, error) {
 	if strings.ContainsAny(template, "{}") {
@@ -45,9 +45,7 @@ func newLocation(fullPath, template string, out reflect.Type) (*location, error)
 	if err != nil {
 		return nil, fmt.Errorf("Location %q: %w", template, err)
 	}
-	for out != nil && out.Kind() == reflect.Pointer {
-		out = out.Elem()
-	}
+	// out is the Out of a handler that answers *Out.
 	if out == nil || out.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("Location %q needs a struct answer to fill it from", template)
 	}
