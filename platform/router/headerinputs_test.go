@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/asapjs/fiber-template/platform/idempotency"
+	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -48,7 +49,8 @@ func TestTheHandlerReadsTheIdempotencyKeyTheBinderRead(t *testing.T) {
 }
 
 // TestHeaderInputsAreDeclaredOnce: an input that embeds two If-Match
-// inputs, or a pointer to one, fails at start-up.
+// inputs, or a pointer to one, and a route an option makes conditional
+// without the input that declares it, fail at start-up.
 func TestHeaderInputsAreDeclaredOnce(t *testing.T) {
 	t.Parallel()
 	type twoIfMatches struct {
@@ -67,6 +69,11 @@ func TestHeaderInputsAreDeclaredOnce(t *testing.T) {
 	}{
 		{"two If-Match inputs", router.Delete("/:id", func(*router.Ctx, *twoIfMatches) (*router.NoContent, error) { return nil, nil }), "twice"},
 		{"a pointer to an If-Match input", router.Delete("/:id", func(*router.Ctx, *pointerIfMatch) (*router.NoContent, error) { return nil, nil }), "not a pointer"},
+		{"If-Match declared by an option, not the input", router.Delete("/:id", func(*router.Ctx, *struct {
+			ID int64 `path:"id"`
+		}) (*router.NoContent, error) {
+			return nil, nil
+		}, func(op *router.Operation) { op.IfMatch = openapi.IfMatchOptional }), "embeds neither"},
 	} {
 		_, err := router.New(router.Config{Controllers: []router.Controller{router.Group{Path: "/t", Declared: []router.Route{tc.route}}}})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
