@@ -19,11 +19,17 @@ type Response struct {
 	Body   []byte
 }
 
-// Do sends req through app in process (app.Test, no timeout) and reads the
-// answer in full.
+// doTimeout bounds a request Do sends: far above any answer a test waits
+// for, so that a handler that never answers (a deadlock, or a write path
+// broken on purpose by mutation testing) fails its test within a minute
+// instead of hanging the package until go test's own timeout.
+const doTimeout = time.Minute
+
+// Do sends req through app in process (app.Test, bounded by doTimeout)
+// and reads the answer in full.
 func Do(t testing.TB, app *fiber.App, req *http.Request) Response {
 	t.Helper()
-	res, err := app.Test(req, -1)
+	res, err := app.Test(req, int(doTimeout/time.Millisecond))
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
