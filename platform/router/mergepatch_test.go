@@ -170,11 +170,19 @@ func TestSameJSONComparesWhatAPutWouldWrite(t *testing.T) {
 		{"another value", profile{Name: "Ada"}, profile{Name: "Grace"}, false},
 		{"another order of the same items", profile{Name: "Ada", Tags: []string{"x", "y"}}, profile{Name: "Ada", Tags: []string{"y", "x"}}, false},
 		{"maps whatever their order", map[string]int{"a": 1, "b": 2}, map[string]int{"b": 2, "a": 1}, true},
+		{"other Go types of the same JSON", memo{N: 1}, map[string]any{"n": 1.0}, true},
+		{"the same JSON the other way round", map[string]any{"n": 1.0}, memo{N: 1}, true},
 	}
 	for _, tt := range tests {
 		same, err := router.SameJSON(tt.a, tt.b)
 		if err != nil || same != tt.same {
 			t.Errorf("%s: SameJSON = %v, %v; want %v", tt.name, same, err, tt.same)
+		}
+	}
+	// A value JSON cannot hold is an error, not "different".
+	for _, pair := range [][2]any{{func() {}, profile{}}, {profile{}, make(chan int)}} {
+		if same, err := router.SameJSON(pair[0], pair[1]); err == nil {
+			t.Errorf("SameJSON(%T, %T) = %v, nil; want the encoding's error", pair[0], pair[1], same)
 		}
 	}
 }
