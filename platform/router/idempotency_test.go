@@ -23,15 +23,27 @@ import (
 
 // keyStore is an idempotency.Store in a map, enough for one process;
 // with failComplete, Complete fails as a database that went away would.
+// keyStore is an idempotency.Store in memory that, like a database,
+// fails a call whose context is done.
 type keyStore struct {
 	mu           sync.Mutex
 	recs         map[string]idempotency.Record
 	failComplete bool
+	failRelease  bool
+	// dropHeaders keeps an answer without its headers, as a store that
+	// keeps none would.
+	dropHeaders bool
+	// lease is the Lease of the last claim.
+	lease time.Duration
 }
 
-func (s *keyStore) Claim(_ context.Context, c idempotency.Claim) (idempotency.Record, bool, error) {
+func (s *keyStore) Claim(ctx context.Context, c idempotency.Claim) (idempotency.Record, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return idempotency.Record{}, false, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.lease = c.Lease
 	if rec, ok := s.recs[c.ID]; ok {
 		return rec, false, nil
 	}
@@ -39,20 +51,32 @@ func (s *keyStore) Claim(_ context.Context, c idempotency.Claim) (idempotency.Re
 	return s.recs[c.ID], true, nil
 }
 
-func (s *keyStore) Complete(_ context.Context, id string, rec idempotency.Record) error {
+func (s *keyStore) Complete(ctx context.Context, id string, rec idempotency.Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failComplete {
 		return errors.New("the store is gone")
 	}
 	rec.Fingerprint, rec.Done = s.recs[id].Fingerprint, true
+	if s.dropHeaders {
+		rec.Header = nil
+	}
 	s.recs[id] = rec
 	return nil
 }
 
-func (s *keyStore) Release(_ context.Context, id string) error {
+func (s *keyStore) Release(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failRelease {
+		return errors.New("the store is gone")
+	}
 	delete(s.recs, id)
 	return nil
 }
