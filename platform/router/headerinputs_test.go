@@ -35,6 +35,8 @@ func TestTheHandlerReadsTheIdempotencyKeyTheBinderRead(t *testing.T) {
 		{"", "<>"},
 		{"a-key", "<a-key>"},
 		{`"a \"quoted\" key"`, `<a "quoted" key>`},
+		// The edges of printable ASCII: a space inside, and ~.
+		{"a key~with ~ and spaces", "<a key~with ~ and spaces>"},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{"name":"a"}`))
 		req.Header.Set("Content-Type", "application/json")
