@@ -37,6 +37,7 @@ func TestTheHandlerReadsTheIdempotencyKeyTheBinderRead(t *testing.T) {
 		{`"a \"quoted\" key"`, `<a "quoted" key>`},
 		// The edges of printable ASCII: a space inside, and ~.
 		{"a key~with ~ and spaces", "<a key~with ~ and spaces>"},
+		{`"\"starts escaped"`, `<"starts escaped>`},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{"name":"a"}`))
 		req.Header.Set("Content-Type", "application/json")
