@@ -62,14 +62,13 @@ func setLinks(c *fiber.Ctx, l paging.Links) {
 	c.Response().Header.SetBytesV(fiber.HeaderLink, b)
 }
 
-// appendLink appends one link-value, <path?query>; rel="rel", to b.
+// appendLink appends one link-value, <path?query>; rel="rel", to b: the
+// query is never empty, as it always states the limit.
 func appendLink(b, path []byte, args *fasthttp.Args, rel string) []byte {
 	b = append(b, '<')
 	b = append(b, path...)
-	if args.Len() > 0 {
-		b = append(b, '?')
-		b = args.AppendBytes(b)
-	}
+	b = append(b, '?')
+	b = args.AppendBytes(b)
 	b = append(b, `>; rel="`...)
 	b = append(b, rel...)
 	return append(b, '"')

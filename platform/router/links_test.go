@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"net/http"
+	"regexp"
 	"testing"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
@@ -41,6 +42,10 @@ func TestLinkHeadersWalkTheList(t *testing.T) {
 	}
 }
 
+// linkHeaderRE is a Link header as the router writes it: link-values of a
+// target and a rel, separated by commas, none empty.
+var linkHeaderRE = regexp.MustCompile(`^<[^<>]+>; rel="[a-z]+"(, <[^<>]+>; rel="[a-z]+")*$`)
+
 // walkLinks follows the Link headers of the list of n rows on r.
 func walkLinks(t *testing.T, r *router.Router, n int) {
 	t.Helper()
@@ -55,6 +60,9 @@ func walkLinks(t *testing.T, r *router.Router, n int) {
 		page := decode[paging.Page[cursorRowOut]](t, body)
 		for _, row := range page.Data {
 			seen = append(seen, row.ID)
+		}
+		if link := resp.Header.Get("Link"); !linkHeaderRE.MatchString(link) {
+			t.Fatalf("%s: Link %q is not a list of <target>; rel=\"name\" (RFC 8288)", target, link)
 		}
 		rel := testkit.Links(resp.Header.Get("Link"))
 		if rel["first"] == "" {
