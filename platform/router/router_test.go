@@ -279,6 +279,10 @@ func TestRequestLog(t *testing.T) {
 			t.Fatalf("the request log lacks %q with the request id; log:\n%s", want, logs.String())
 		}
 	}
+	// Without tracing there is no trace to name.
+	if strings.Contains(logs.String(), "trace_id") {
+		t.Errorf("an untraced request's log line names a trace: %s", logs.String())
+	}
 }
 
 func TestTheBuiltinsAreClaimedLikeEveryRoute(t *testing.T) {
