@@ -56,11 +56,11 @@ type values interface {
 }
 
 // newBinding makes the setters of every field of p; bodies are read up
-// to bodyLimit bytes, sent gzipped where gzip is true; a list's paging and
-// sort are read by list.
-func newBinding(p *openapi.Input, bodyLimit int, gzip bool, list listing) (*binding, error) {
-	list.paged, list.sortKeys = p.Paged(), p.SortKeys
-	b := &binding{input: p, paging: p.Paging, list: list}
+// to bodyLimit bytes, sent gzipped where gzip is true; a list's limit is
+// at most maxLimit; headers are the header inputs p's type embeds.
+func newBinding(p *openapi.Input, bodyLimit int, gzip bool, maxLimit int, headers headerInputs) (*binding, error) {
+	list := listing{paged: p.Paged(), maxLimit: maxLimit, sortKeys: p.SortKeys}
+	b := &binding{input: p, paging: p.Paging, list: list, headers: headers}
 	var err error
 	if b.path, err = newParams(p.Path); err != nil {
 		return nil, err

@@ -50,11 +50,9 @@ func (r *Router) compile(op *Operation) (*compiled, error) {
 		return nil, err
 	}
 	rc.doc = doc
-	list := listing{maxLimit: r.cfg.MaxLimit}
-	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0, list); err != nil {
+	if rc.bind, err = newBinding(in, r.cfg.BodyLimit, len(op.Encodings) > 0, r.cfg.MaxLimit, headers); err != nil {
 		return nil, err
 	}
-	rc.bind.headers = headers
 	return rc, nil
 }
 

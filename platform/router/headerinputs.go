@@ -75,11 +75,11 @@ type headerInputs struct {
 // declared: an option that set them without it is refused.
 func declareHeaderInputs(op *Operation) (headerInputs, error) {
 	var h headerInputs
-	byOption := *op
+	ifMatch, idempotent := op.IfMatch, op.Idempotent
 	op.IfMatch, op.Idempotent = openapi.IfMatchIgnored, false
 	t := op.Input
 	if t == nil {
-		return h, h.check(&byOption)
+		return h, h.check(ifMatch, idempotent)
 	}
 	if t.Kind() != reflect.Struct {
 		return h, fmt.Errorf("the input type %s is not a struct: a handler takes *In, In a struct (struct{} for none)", t)
@@ -105,17 +105,17 @@ func declareHeaderInputs(op *Operation) (headerInputs, error) {
 			return h, fmt.Errorf("the input embeds %s: embed the struct, not a pointer to it", f.Type)
 		}
 	}
-	return h, h.check(&byOption)
+	return h, h.check(ifMatch, idempotent)
 }
 
 // check refuses a route that an option made conditional or idempotent
-// (byOption is the operation as its options left it) although its input
+// (ifMatch and idempotent as its options left them) although its input
 // does not embed the header input that declares it.
-func (h headerInputs) check(byOption *Operation) error {
-	if byOption.IfMatch != openapi.IfMatchIgnored && h.ifMatch == nil {
+func (h headerInputs) check(ifMatch openapi.IfMatch, idempotent bool) error {
+	if ifMatch != openapi.IfMatchIgnored && h.ifMatch == nil {
 		return errors.New("route reads If-Match, but its input embeds neither router.IfMatchHeader nor router.RequiredIfMatchHeader, which declare it")
 	}
-	if byOption.Idempotent && h.idempotencyKey == nil {
+	if idempotent && h.idempotencyKey == nil {
 		return errors.New("route is idempotent, but its input does not embed router.IdempotencyKeyHeader, which declares it")
 	}
 	return nil
