@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
 )
 
@@ -143,11 +144,11 @@ func TestFramingAmbiguousRequestsAreRefusedAndTheConnectionClosed(t *testing.T) 
 // wantRefusedAlone sends request with framingNext pipelined behind it and
 // fails t unless the one answer is a 400 problem that closes the
 // connection, so the next request is never read.
-func wantRefusedAlone(t *testing.T, base, request string) {
+func wantRefusedAlone(t *testing.T, base, request string) problem.Problem {
 	t.Helper()
 	_, br := pipeline(t, base, request+framingNext)
 	resp, body := readAnswer(t, br)
-	wantProblem(t, resp, body, http.StatusBadRequest)
+	p := wantProblem(t, resp, body, http.StatusBadRequest)
 	if !resp.Close {
 		t.Error("the answer does not say Connection: close")
 	}
@@ -158,6 +159,7 @@ func wantRefusedAlone(t *testing.T, base, request string) {
 	if err != nil && !errors.Is(err, syscall.ECONNRESET) {
 		t.Fatalf("the connection was not closed: %v", err)
 	}
+	return p
 }
 
 func TestFramingWellFramedRequestsAreServed(t *testing.T) {

@@ -19,34 +19,48 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 	// Smuggled is a whole request hidden as the body of one whose
 	// Content-Length only a parser that ends lines at a bare CR sees.
 	smuggled := framingNext
+	// What each refusal's detail says, in words a client's author can act on.
+	const (
+		bareCR   = "A CR in the request head must be followed by LF."
+		target   = "The request target may not hold a control character or a space."
+		noHost   = "An HTTP/1.1 request must carry Host."
+		twoHosts = "A request may carry at most one Host."
+		value    = "A header value may not hold a control character other than a tab."
+		name     = "A header name may hold only the characters of a token."
+		version  = "Only HTTP/1.1 and HTTP/1.0 requests are served."
+	)
 	cases := []struct {
-		name, request string
+		name, request, detail string
 	}{
 		{"a bare CR hiding Content-Length (two answers before)",
-			headOf("HTTP/1.1", "Host: test", "Foo: a\rContent-Length: "+strconv.Itoa(len(smuggled))) + smuggled},
-		{"a bare CR ending a header line", headOf("HTTP/1.1", "Host: test", "Foo: a\r")},
-		{"a bare CR between header lines", headOf("HTTP/1.1", "Host: test\rFoo: a")},
-		{"a bare CR in the request line", "GET /api/framing HTTP/1.1\rFoo: a\r\nHost: test\r\n\r\n"},
-		{"a bare CR in the request target", "GET /api/fr\raming HTTP/1.1\r\nHost: test\r\n\r\n"},
-		{"a space in the request target", "GET /api/framing x HTTP/1.1\r\nHost: test\r\n\r\n"},
-		{"no Host on HTTP/1.1", headOf("HTTP/1.1", "Accept: */*")},
-		{"two Host fields", headOf("HTTP/1.1", "Host: test", "Host: other")},
-		{"two Host fields in other cases", headOf("HTTP/1.1", "host: test", "HOST: test")},
-		{"a NUL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x00b")},
-		{"a control character in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x01b")},
-		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb")},
-		{"a NUL in the Host value", headOf("HTTP/1.1", "Host: te\x00st")},
-		{"a header name that is not a token", headOf("HTTP/1.1", "Host: test", "X(A): b")},
-		{"HTTP/0.9", headOf("HTTP/0.9", "Host: test")},
-		{"HTTP/2.0", headOf("HTTP/2.0", "Host: test")},
-		{"HTTP/1.2", headOf("HTTP/1.2", "Host: test")},
-		{"a version in lower case", headOf("http/1.1", "Host: test")},
-		{"an empty version", headOf("", "Host: test")},
+			headOf("HTTP/1.1", "Host: test", "Foo: a\rContent-Length: "+strconv.Itoa(len(smuggled))) + smuggled, bareCR},
+		{"a bare CR ending a header line", headOf("HTTP/1.1", "Host: test", "Foo: a\r"), bareCR},
+		{"a bare CR between header lines", headOf("HTTP/1.1", "Host: test\rFoo: a"), bareCR},
+		{"a bare CR starting a header line", headOf("HTTP/1.1", "Host: test", "\rFoo: a"), bareCR},
+		// The version then reads "HTTP/1.1\rFoo: a", which is none.
+		{"a bare CR after the version", "GET /api/framing HTTP/1.1\rFoo: a\r\nHost: test\r\n\r\n", version},
+		{"a bare CR in the request target", "GET /api/fr\raming HTTP/1.1\r\nHost: test\r\n\r\n", target},
+		{"a space in the request target", "GET /api/framing x HTTP/1.1\r\nHost: test\r\n\r\n", target},
+		{"no Host on HTTP/1.1", headOf("HTTP/1.1", "Accept: */*"), noHost},
+		{"two Host fields", headOf("HTTP/1.1", "Host: test", "Host: other"), twoHosts},
+		{"two Host fields in other cases", headOf("HTTP/1.1", "host: test", "HOST: test"), twoHosts},
+		{"a NUL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x00b"), value},
+		{"a control character in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x01b"), value},
+		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb"), value},
+		{"a NUL in the Host value", headOf("HTTP/1.1", "Host: te\x00st"), value},
+		{"a header name that is not a token", headOf("HTTP/1.1", "Host: test", "X(A): b"), name},
+		{"HTTP/0.9", headOf("HTTP/0.9", "Host: test"), version},
+		{"HTTP/2.0", headOf("HTTP/2.0", "Host: test"), version},
+		{"HTTP/1.2", headOf("HTTP/1.2", "Host: test"), version},
+		{"a version in lower case", headOf("http/1.1", "Host: test"), version},
+		{"an empty version", headOf("", "Host: test"), version},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			wantRefusedAlone(t, base, tc.request)
+			if p := wantRefusedAlone(t, base, tc.request); p.Detail != tc.detail {
+				t.Errorf("detail %q, want %q", p.Detail, tc.detail)
+			}
 		})
 	}
 }
