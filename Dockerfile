@@ -7,9 +7,11 @@
 FROM --platform=$BUILDPLATFORM golang:1.26-bookworm AS build
 WORKDIR /src
 
-# Dependencies first: this layer is rebuilt only when go.mod or go.sum
-# change, and the module cache mount keeps downloads across builds.
+# Dependencies first: this layer is rebuilt only when a go.mod or go.sum
+# changes, and the module cache mount keeps downloads across builds. The
+# platform is a module of its own that go.mod replaces with ./platform.
 COPY go.mod go.sum ./
+COPY platform/go.mod platform/go.sum ./platform/
 RUN --mount=type=cache,target=/go/pkg/mod \
     go mod download
 

@@ -20,6 +20,7 @@ require (
 	github.com/MicahParks/jwkset v0.11.4 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/andybalholm/brotli v1.1.0 // indirect
+	github.com/asapjs/fiber-template/platform v0.0.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v4 v4.3.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -112,3 +113,5 @@ require (
 )
 
 replace github.com/asapjs/fiber-template => ../
+
+replace github.com/asapjs/fiber-template/platform => ../platform

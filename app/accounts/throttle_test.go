@@ -11,8 +11,8 @@ import (
 
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // throttleFixture is a login throttle over a fresh SQLite database.
@@ -25,7 +25,7 @@ type throttleFixture struct {
 
 func newThrottleFixture(t *testing.T) *throttleFixture {
 	t.Helper()
-	db := testkit.SQLite(t)
+	db := servicetest.SQLite(t)
 	if err := migrations.Up(t.Context(), db); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}

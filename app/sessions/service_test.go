@@ -14,9 +14,9 @@ import (
 
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -63,7 +63,7 @@ type fixture struct {
 // service at a fixed time.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	db := testkit.SQLite(t)
+	db := servicetest.SQLite(t)
 	if err := migrations.Up(t.Context(), db); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
@@ -327,7 +327,7 @@ func secretKeys(t *testing.T, secret string) *token.Keys {
 // revocations, on a database not migrated yet) to slog's default instead
 // of failing.
 func TestServiceWithoutALoggerLogsToTheDefault(t *testing.T) {
-	s := New(testkit.SQLite(t), Config{Keys: secretKeys(t, testSecret), Issuer: testIssuer, Audience: testAudience,
+	s := New(servicetest.SQLite(t), Config{Keys: secretKeys(t, testSecret), Issuer: testIssuer, Audience: testAudience,
 		AccessTTL: testAccessTTL, RefreshTTL: testRefreshTTL})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -348,13 +348,13 @@ func TestStartWarnsWhenTheRevocationsCannotBeLoaded(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			db := testkit.SQLite(t)
+			db := servicetest.SQLite(t)
 			if c.migrated {
 				if err := migrations.Up(t.Context(), db); err != nil {
 					t.Fatalf("migrate: %v", err)
 				}
 			}
-			var log testkit.Buffer
+			var log servicetest.Buffer
 			s := New(db, Config{Keys: secretKeys(t, testSecret), Issuer: testIssuer, Audience: testAudience,
 				AccessTTL: testAccessTTL, RefreshTTL: testRefreshTTL, Now: time.Now,
 				Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})

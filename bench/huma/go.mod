@@ -3,7 +3,6 @@ module github.com/asapjs/fiber-template/bench/huma
 go 1.26.0
 
 require (
-	github.com/asapjs/fiber-template v0.0.0
 	github.com/asapjs/fiber-template/bench v0.0.0
 	github.com/danielgtaylor/huma/v2 v2.37.2
 	github.com/gofiber/fiber/v2 v2.52.15
@@ -11,6 +10,7 @@ require (
 
 require (
 	github.com/andybalholm/brotli v1.2.0 // indirect
+	github.com/asapjs/fiber-template/platform v0.0.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
@@ -48,3 +48,5 @@ replace (
 	github.com/asapjs/fiber-template => ../..
 	github.com/asapjs/fiber-template/bench => ../
 )
+
+replace github.com/asapjs/fiber-template/platform => ../../platform

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // adminCreated is the message of the log line of a created bootstrap admin.
@@ -24,7 +24,7 @@ const adminCreated = "created the bootstrap admin"
 // start.
 func startWithAdmin(t *testing.T, email, password string, starts int, prepare func(context.Context, *bun.DB) error) []string {
 	t.Helper()
-	db := testkit.SQLite(t)
+	db := servicetest.SQLite(t)
 	if err := migrations.Up(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func startWithAdmin(t *testing.T, email, password string, starts int, prepare fu
 	}
 	var logs []string
 	for range starts {
-		out := &testkit.Buffer{}
+		out := &servicetest.Buffer{}
 		opts := accountOptions(t.Context(), cfg)
 		opts.BcryptCost = bcrypt.MinCost
 		if _, err := app.NewWithOptions(db, routerConfig(cfg, slog.New(slog.NewJSONHandler(out, nil))), opts); err != nil {

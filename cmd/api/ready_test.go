@@ -4,13 +4,13 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 func TestMigrationsReady(t *testing.T) {
 	t.Parallel()
-	db := testkit.SQLite(t)
+	db := servicetest.SQLite(t)
 	ready := migrationsReady{db: db}
 
 	t.Run("a database without the migrations is not ready", func(t *testing.T) {

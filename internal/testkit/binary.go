@@ -9,13 +9,15 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // Process is a binary a test runs: its output kept, its exit awaited.
 type Process struct {
 	// Cmd is the started command: signal or kill its Process.
 	Cmd    *exec.Cmd
-	output Buffer
+	output servicetest.Buffer
 	done   chan struct{}
 	err    error
 }

@@ -109,3 +109,17 @@ func Build(t testing.TB, pkg string, env []string, flags ...string) string {
 	recordSources(t, RepoRoot(t), env, pkg)
 	return bin
 }
+
+// ModuleTests runs go test with args in dir, a nested module of the
+// repository (slash-separated, relative to its root), which go test ./...
+// at the root does not enter, with env added to the environment. The
+// module's files are opened first (see Inputs), so that a change to any
+// runs the calling test again instead of replaying its result. It logs and
+// returns what the tests printed; a failing package fails t with it.
+func ModuleTests(t testing.TB, dir string, env []string, args ...string) string {
+	t.Helper()
+	Inputs(t, dir)
+	out := Go(t, filepath.Join(RepoRoot(t), filepath.FromSlash(dir)), env, append([]string{"test"}, args...)...)
+	t.Log(out)
+	return out
+}

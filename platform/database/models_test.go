@@ -6,8 +6,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // The library models: an author has one profile and many books, a book
@@ -71,4 +71,4 @@ func library() []any {
 }
 
 // openSQLite opens a temporary SQLite database for t.
-func openSQLite(t *testing.T) *bun.DB { return testkit.SQLite(t) }
+func openSQLite(t *testing.T) *bun.DB { return servicetest.SQLite(t) }

@@ -13,9 +13,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
 	"github.com/asapjs/fiber-template/platform/problem"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // response is what app.Test answered, body read.
@@ -56,7 +56,7 @@ func request(t *testing.T, app *fiber.App, method, target string, header ...stri
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res := testkit.Do(t, app, req)
+	res := servicetest.Do(t, app, req)
 	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 

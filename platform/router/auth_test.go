@@ -11,8 +11,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -43,7 +43,7 @@ func authRouter(t *testing.T, cacheSize int) *router.Router {
 // sign signs claims as an access token (typ at+jwt) with method and key.
 func sign(t *testing.T, method jwt.SigningMethod, key any, claims jwt.Claims) string {
 	t.Helper()
-	return testkit.SignJWT(t, method, key, claims, nil)
+	return servicetest.SignJWT(t, method, key, claims, nil)
 }
 
 // claimsFor are the claims of an access token of sub with the role,

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 type itemPath struct {
@@ -285,7 +285,7 @@ func TestFormAndMultipartBodies(t *testing.T) {
 			}
 			req.ContentLength = length // -1: chunked
 			req.Header.Set("Content-Type", w.FormDataContentType())
-			res := testkit.Fetch(t, req)
+			res := servicetest.Fetch(t, req)
 			if length < 0 {
 				wantProblem(t, &http.Response{StatusCode: res.Status, Header: res.Header}, res.Body, http.StatusLengthRequired)
 				continue

@@ -9,10 +9,10 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 type (
@@ -50,7 +50,7 @@ func testCursors(t *testing.T) *paging.Cursors {
 // goes back to the router as it is, which answers it with a 400 naming it.
 func cursorList(t *testing.T, cursors *paging.Cursors, n int) *router.Router {
 	t.Helper()
-	db := testkit.SQLite(t)
+	db := servicetest.SQLite(t)
 	ctx := t.Context()
 	if _, err := db.NewCreateTable().Model((*cursorRow)(nil)).Exec(ctx); err != nil {
 		t.Fatal(err)

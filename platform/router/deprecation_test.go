@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 var (
@@ -68,7 +68,7 @@ func TestDeprecatedRoutesSayItOnEveryAnswer(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
 			}
 			h := resp.Header
-			links := testkit.Links(h.Get("Link"))
+			links := servicetest.Links(h.Get("Link"))
 			if !tc.deprecated {
 				if h.Get("Deprecation") != "" || h.Get("Sunset") != "" || links["deprecation"] != "" {
 					t.Fatalf("a route that is not deprecated answered Deprecation %q, Sunset %q, Link %q", h.Get("Deprecation"), h.Get("Sunset"), h.Get("Link"))

@@ -13,10 +13,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // fakeTools stands in for the database extension.
@@ -150,7 +150,7 @@ func TestDevToolsAnswers(t *testing.T) {
 		t.Parallel()
 		tools := newTools()
 		tools.err = errors.New("disk on fire")
-		var logs testkit.Buffer
+		var logs servicetest.Buffer
 		r := newRouter(t, router.Config{Extensions: []router.Extension{tools}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		for _, path := range []string{"/sync", "/docs/generate-dbml"} {
 			resp, body := get(t, r, path)

@@ -13,10 +13,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // TestErrorsAreAnsweredInOnePlace returns each kind of error from a handler,
@@ -42,7 +42,7 @@ func TestErrorsAreAnsweredInOnePlace(t *testing.T) {
 	}
 	for _, logRequests := range []bool{false, true} {
 		for _, metrics := range []bool{false, true} {
-			logs := &testkit.Buffer{}
+			logs := &servicetest.Buffer{}
 			reg := prometheus.NewRegistry()
 			cfg := router.Config{LogRequests: logRequests, Logger: slog.New(slog.NewTextHandler(logs, nil))}
 			if metrics {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // newRouter builds a router or fails the test.
@@ -31,7 +31,7 @@ func newRouter(t *testing.T, cfg router.Config) *router.Router {
 // its body.
 func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []byte) {
 	t.Helper()
-	res := testkit.Do(t, r.App(), req)
+	res := servicetest.Do(t, r.App(), req)
 	return &http.Response{StatusCode: res.Status, Header: res.Header}, res.Body
 }
 
@@ -39,7 +39,7 @@ func do(t *testing.T, r *router.Router, req *http.Request) (*http.Response, []by
 // reading the request, before app.Test could see a response.
 func listen(t *testing.T, r *router.Router) string {
 	t.Helper()
-	return testkit.ServeWith(t, r.App(), r.Serve)
+	return servicetest.ServeWith(t, r.App(), r.Serve)
 }
 
 // sendOverTCP sends one request over a real connection.
@@ -87,13 +87,13 @@ func send(t *testing.T, r *router.Router, method, target, contentType, body stri
 // wantProblem asserts a problem+json answer with the status and returns it.
 func wantProblem(t *testing.T, resp *http.Response, body []byte, status int) problem.Problem {
 	t.Helper()
-	return testkit.WantProblem(t, resp.StatusCode, resp.Header, body, status)
+	return servicetest.WantProblem(t, resp.StatusCode, resp.Header, body, status)
 }
 
 // wantField asserts that the problem names field in its errors.
 func wantField(t *testing.T, p problem.Problem, field string) {
 	t.Helper()
-	testkit.WantField(t, p, field)
+	servicetest.WantField(t, p, field)
 }
 
 func decode[T any](t *testing.T, body []byte) T {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/idempotency"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // createWithKey posts a thing named name to r's target with the
@@ -89,7 +89,7 @@ func TestWhatTheIdempotencyStoreIsGiven(t *testing.T) {
 			{"released", false, false, "fail", "", "release an idempotency key"},
 			{"not released", false, true, "fail", "release an idempotency key", ""},
 		} {
-			logs := &testkit.Buffer{}
+			logs := &servicetest.Buffer{}
 			store := newStore()
 			store.failComplete, store.failRelease = tc.failComplete, tc.failRelease
 			r, _ := idempotentRouterConfig(t, store, router.Config{JWTSecret: testSecret, Logger: slog.New(slog.NewTextHandler(logs, nil))}, nil, nil)

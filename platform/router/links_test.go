@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // pageList serves rows 1 to n on GET /rows, paged by index only, as a
@@ -64,7 +64,7 @@ func walkLinks(t *testing.T, r *router.Router, n int) {
 		if link := resp.Header.Get("Link"); !linkHeaderRE.MatchString(link) {
 			t.Fatalf("%s: Link %q is not a list of <target>; rel=\"name\" (RFC 8288)", target, link)
 		}
-		rel := testkit.Links(resp.Header.Get("Link"))
+		rel := servicetest.Links(resp.Header.Get("Link"))
 		if rel["first"] == "" {
 			t.Fatalf("%s: no rel=\"first\" in Link %q", target, resp.Header.Get("Link"))
 		}
@@ -110,14 +110,14 @@ func TestLinkHeadersGoBackByPage(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s: status %d: %s", target, resp.StatusCode, body)
 		}
-		if got := testkit.Links(resp.Header.Get("Link"))["prev"]; got != want {
+		if got := servicetest.Links(resp.Header.Get("Link"))["prev"]; got != want {
 			t.Errorf("%s: rel=\"prev\" %q, want %q", target, got, want)
 		}
 	}
 	resp, _ := get(t, r, "/rows?limit=5")
-	next := testkit.Links(resp.Header.Get("Link"))["next"]
+	next := servicetest.Links(resp.Header.Get("Link"))["next"]
 	resp, _ = get(t, r, next)
-	if prev := testkit.Links(resp.Header.Get("Link"))["prev"]; prev != "" {
+	if prev := servicetest.Links(resp.Header.Get("Link"))["prev"]; prev != "" {
 		t.Errorf("a page reached by cursor links back to %q", prev)
 	}
 }

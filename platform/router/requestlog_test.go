@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // requestLogLine serves one request that takes at least wait on a router
@@ -19,7 +19,7 @@ import (
 // log line of the request.
 func requestLogLine(t *testing.T, newHandler func(io.Writer) slog.Handler, wait time.Duration) string {
 	t.Helper()
-	logs := &testkit.Buffer{}
+	logs := &servicetest.Buffer{}
 	r := newRouter(t, router.Config{
 		LogRequests: true,
 		Logger:      slog.New(newHandler(logs)),

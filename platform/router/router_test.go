@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 var errThingNotFound = problem.Declare(http.StatusNotFound, "thing_not_found", "Thing not found")
@@ -29,7 +29,7 @@ func (f failingHealth) CheckHealth(ctx context.Context) error { return f.err }
 
 func TestErrorsBecomeProblemDetails(t *testing.T) {
 	t.Parallel()
-	logs := &testkit.Buffer{}
+	logs := &servicetest.Buffer{}
 	r := newRouter(t, router.Config{
 		BasePath:  "/api",
 		BodyLimit: 1024,
@@ -118,7 +118,7 @@ func TestBuiltins(t *testing.T) {
 		}
 	})
 	t.Run("a failing database is a 503 without its error text", func(t *testing.T) {
-		logs := &testkit.Buffer{}
+		logs := &servicetest.Buffer{}
 		r := newRouter(t, router.Config{
 			Extensions: []router.Extension{failingHealth{errors.New("dial tcp 10.0.0.1:5432: connection refused")}},
 			Logger:     slog.New(slog.NewTextHandler(logs, nil)),
@@ -250,7 +250,7 @@ func TestRequestIDs(t *testing.T) {
 
 func TestRequestLog(t *testing.T) {
 	t.Parallel()
-	logs := &testkit.Buffer{}
+	logs := &servicetest.Buffer{}
 	r := newRouter(t, router.Config{
 		LogRequests: true,
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),

@@ -13,7 +13,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -49,7 +49,7 @@ func claimsAt(iat time.Time, ttl time.Duration) *token.Claims {
 // forge signs claims with header fields set or removed (nil) and key.
 func forge(t *testing.T, method jwt.SigningMethod, key any, claims jwt.Claims, header map[string]any) string {
 	t.Helper()
-	return testkit.SignJWT(t, method, key, claims, header)
+	return servicetest.SignJWT(t, method, key, claims, header)
 }
 
 // base64URL is the alphabet of base64url (RFC 4648, section 5).

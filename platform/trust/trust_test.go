@@ -19,7 +19,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/trust"
 )
 
@@ -171,7 +171,7 @@ func TestVerifierAcceptsTheIssuersTokensOnly(t *testing.T) {
 		for k, x := range header {
 			h[k] = x
 		}
-		return testkit.SignJWT(t, jwt.SigningMethodEdDSA, edPriv, mc, h)
+		return servicetest.SignJWT(t, jwt.SigningMethodEdDSA, edPriv, mc, h)
 	}
 
 	got, err := v.VerifyToken(context.Background(), ed(good, nil))
@@ -181,14 +181,14 @@ func TestVerifierAcceptsTheIssuersTokensOnly(t *testing.T) {
 	if got.Subject != "user-1" || got.Role != "orders-admin" || !got.HasRole("member") || got.Scope != "openid orders:read" || got.Issuer != is.url {
 		t.Errorf("claims %+v", got)
 	}
-	if _, err := v.VerifyToken(context.Background(), testkit.SignJWT(t, jwt.SigningMethodRS256, rsaPriv, good, map[string]any{"kid": "rsa-1", "typ": "JWT"})); err != nil {
+	if _, err := v.VerifyToken(context.Background(), servicetest.SignJWT(t, jwt.SigningMethodRS256, rsaPriv, good, map[string]any{"kid": "rsa-1", "typ": "JWT"})); err != nil {
 		t.Errorf("a good RS256 token typed JWT: %v", err)
 	}
 
 	// The public key as an HMAC secret: what anyone could sign with.
-	confused := testkit.SignJWT(t, jwt.SigningMethodHS256, []byte(edJWK["x"].(string)), good, map[string]any{"kid": "ed-1"})
+	confused := servicetest.SignJWT(t, jwt.SigningMethodHS256, []byte(edJWK["x"].(string)), good, map[string]any{"kid": "ed-1"})
 	for _, tc := range []struct{ name, raw string }{
-		{"another key with a known kid", testkit.SignJWT(t, jwt.SigningMethodEdDSA, otherPriv, good, map[string]any{"kid": "ed-1"})},
+		{"another key with a known kid", servicetest.SignJWT(t, jwt.SigningMethodEdDSA, otherPriv, good, map[string]any{"kid": "ed-1"})},
 		{"another issuer", ed(with(good, "iss", "https://evil.example.com"), nil)},
 		{"the issuer with a trailing slash", ed(with(good, "iss", is.url+"/"), nil)},
 		{"another audience", ed(with(good, "aud", "billing-api"), nil)},
@@ -198,8 +198,8 @@ func TestVerifierAcceptsTheIssuersTokensOnly(t *testing.T) {
 		{"issued in the future", ed(with(good, "iat", c.Now().Add(time.Minute).Unix()), nil)},
 		{"no sub", ed(with(good, "sub", nil), nil)},
 		{"alg HS256 with the public key as secret", confused},
-		{"the RSA key's token relabelled PS256", testkit.SignJWT(t, jwt.SigningMethodPS256, rsaPriv, good, map[string]any{"kid": "rsa-1"})},
-		{"the Ed25519 kid on an RS256 signature", testkit.SignJWT(t, jwt.SigningMethodRS256, rsaPriv, good, map[string]any{"kid": "ed-1"})},
+		{"the RSA key's token relabelled PS256", servicetest.SignJWT(t, jwt.SigningMethodPS256, rsaPriv, good, map[string]any{"kid": "rsa-1"})},
+		{"the Ed25519 kid on an RS256 signature", servicetest.SignJWT(t, jwt.SigningMethodRS256, rsaPriv, good, map[string]any{"kid": "ed-1"})},
 		{"alg none", strings.Join(append([]string{b64([]byte(`{"alg":"none","typ":"at+jwt","kid":"ed-1"}`))}, strings.Split(ed(good, nil), ".")[1], ""), ".")},
 		{"no kid with two keys published", ed(good, map[string]any{"kid": nil})},
 		{"a crit header", ed(good, map[string]any{"crit": []string{"exp"}})},
@@ -235,7 +235,7 @@ func TestVerifierRolesClaims(t *testing.T) {
 			name, _, _ = strings.Cut(name, ".")
 		}
 		// The only key of the set verifies a token without a kid.
-		raw := testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, with(with(claims(is, c), "realm_access", nil), name, tc.value), map[string]any{"kid": nil})
+		raw := servicetest.SignJWT(t, jwt.SigningMethodEdDSA, priv, with(with(claims(is, c), "realm_access", nil), name, tc.value), map[string]any{"kid": nil})
 		got, err := v.VerifyToken(context.Background(), raw)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.claim, err)
@@ -255,7 +255,7 @@ func TestVerifierKeepsTheIssuersKeys(t *testing.T) {
 	c := newClock()
 	v := newVerifier(t, is, c, nil)
 	verify := func(priv ed25519.PrivateKey, kid string) error {
-		_, err := v.VerifyToken(context.Background(), testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims(is, c), map[string]any{"kid": kid}))
+		_, err := v.VerifyToken(context.Background(), servicetest.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims(is, c), map[string]any{"kid": kid}))
 		return err
 	}
 	if err := verify(oldPriv, "old"); err != nil || is.jwks.Load() != 1 {
@@ -327,12 +327,12 @@ func TestVerifierFollowsNoURLOfAToken(t *testing.T) {
 		{"kid": "evil", "jwk": jwk},
 	} {
 		c.advance(2 * time.Minute)
-		if _, err := v.VerifyToken(context.Background(), testkit.SignJWT(t, jwt.SigningMethodEdDSA, attacker, claims(is, c), h)); err == nil {
+		if _, err := v.VerifyToken(context.Background(), servicetest.SignJWT(t, jwt.SigningMethodEdDSA, attacker, claims(is, c), h)); err == nil {
 			t.Errorf("header %v: accepted", h)
 		}
 	}
 	c.advance(2 * time.Minute)
-	if _, err := v.VerifyToken(context.Background(), testkit.SignJWT(t, jwt.SigningMethodEdDSA, attacker, with(claims(is, c), "iss", trap.URL), nil)); err == nil {
+	if _, err := v.VerifyToken(context.Background(), servicetest.SignJWT(t, jwt.SigningMethodEdDSA, attacker, with(claims(is, c), "iss", trap.URL), nil)); err == nil {
 		t.Error("a token of another iss: accepted")
 	}
 	if n := elsewhere.Load(); n != 0 {
@@ -351,7 +351,7 @@ func TestVerifierIntrospects(t *testing.T) {
 		v := newVerifier(t, is, c, func(cfg *trust.Config) {
 			cfg.Introspection = trust.Introspection{URL: is.url + "/introspect", ClientID: "orders", ClientSecret: "orders-secret", Cache: cache, FailOpen: failOpen}
 		})
-		raw := testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims(is, c), map[string]any{"kid": "k"})
+		raw := servicetest.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims(is, c), map[string]any{"kid": "k"})
 		verify := func() error { _, err := v.VerifyToken(context.Background(), raw); return err }
 		for range 3 {
 			if err := verify(); err != nil {

@@ -15,9 +15,7 @@ import (
 // account flow goes through the typed client.
 func TestGoClient(t *testing.T) {
 	t.Parallel()
-	testkit.Inputs(t, "clients/go")
-	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "clients", "go"), serve(t), "test", "-count=1", "-v", "./...")
-	t.Log(out)
+	out := testkit.ModuleTests(t, "clients/go", serve(t), "-count=1", "-v", "./...")
 	for _, name := range []string{"TestListUsersAllWalksEveryPage", "TestSignUpLogInRefresh", "TestSessionsCanBeListedAndEnded"} {
 		if !strings.Contains(out, "--- PASS: "+name+" ") {
 			t.Errorf("%s did not run and pass against the service", name)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
+
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // Budgets of TestBombsLeaveTheServiceStanding (issue 21).
@@ -133,7 +135,7 @@ func bombCases() []bombCase {
 		header: []string{"Content-Encoding: gzip"}, want: []int{http.StatusUnsupportedMediaType},
 		after: func(t *testing.T, target *bombTarget) {
 			// The body was a valid sign-up: it must not have created the user.
-			res := testkit.Fetch(t, jsonRequest(t, http.MethodPost, target.url("/api/users"), gzipSignUp+"}"))
+			res := servicetest.Fetch(t, jsonRequest(t, http.MethodPost, target.url("/api/users"), gzipSignUp+"}"))
 			if res.Status != http.StatusCreated {
 				t.Errorf("plain sign-up after the gzip one: %d %s, want 201 (the gzip one must not have created the user)", res.Status, res.Body)
 			}
@@ -249,8 +251,8 @@ func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 	}))
 	api.WaitOK(t, healthCheck(port))
 	target := &bombTarget{api: api, addr: fmt.Sprintf("127.0.0.1:%d", port)}
-	login := testkit.Fetch(t, jsonRequest(t, http.MethodPost, target.url("/api/auth/login"), `{"username":"root@example.com","password":"bombs-pass-1"}`))
-	target.token = testkit.Decode[struct {
+	login := servicetest.Fetch(t, jsonRequest(t, http.MethodPost, target.url("/api/auth/login"), `{"username":"root@example.com","password":"bombs-pass-1"}`))
+	target.token = servicetest.Decode[struct {
 		AccessToken string `json:"access_token"`
 	}](t, login.Body).AccessToken
 	if target.token == "" {
@@ -258,9 +260,9 @@ func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 	}
 	me := jsonRequest(t, http.MethodGet, target.url("/api/users/me"), "")
 	me.Header.Set("Authorization", "Bearer "+target.token)
-	target.userID = testkit.Decode[struct {
+	target.userID = servicetest.Decode[struct {
 		ID int64 `json:"id"`
-	}](t, testkit.Fetch(t, me).Body).ID
+	}](t, servicetest.Fetch(t, me).Body).ID
 	rss, _ := procStatus(target.pid(), "VmHWM")
 	t.Logf("started pid %d on %s, peak resident %d MiB", target.pid(), target.addr, rss/mib)
 	return target
@@ -365,7 +367,7 @@ func (b *bombTarget) fire(t *testing.T, c bombCase, summary *string) {
 			t.Errorf("problem of %d bytes, want under %d: %.300s…", len(a.body), bombProblemMax, a.body)
 			continue
 		}
-		p := testkit.WantProblem(t, a.status, a.header, a.body, c.want...)
+		p := servicetest.WantProblem(t, a.status, a.header, a.body, c.want...)
 		if len(p.Errors) > 20 {
 			t.Errorf("problem lists %d errors, want at most 20 (and a count)", len(p.Errors))
 		}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -154,7 +154,7 @@ func testAFleetTrustsOneIssuer(t *testing.T, newDSN func(*testing.T) string) {
 				"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix()}
 		}
 		signA := func(mc jwt.MapClaims) string {
-			return testkit.SignJWT(t, jwt.SigningMethodEdDSA, aKeyPrivate(t, pem), mc, map[string]any{"kid": aKeys.Signing().ID})
+			return servicetest.SignJWT(t, jwt.SigningMethodEdDSA, aKeyPrivate(t, pem), mc, map[string]any{"kid": aKeys.Signing().ID})
 		}
 		if res := call(t, b.base, http.MethodGet, "/api/auth/me", signA(good()), nil, ""); res.status != http.StatusOK {
 			t.Fatalf("a token the test signed with A's key: %d %s", res.status, res.body)
@@ -162,11 +162,11 @@ func testAFleetTrustsOneIssuer(t *testing.T, newDSN func(*testing.T) string) {
 		withClaim := func(k string, v any) jwt.MapClaims { mc := good(); mc[k] = v; return mc }
 		x := aKeys.PublicKeys().Keys[0].X
 		for name, raw := range map[string]string{
-			"another key, A's kid":           testkit.SignJWT(t, jwt.SigningMethodEdDSA, otherPriv, good(), map[string]any{"kid": aKeys.Signing().ID}),
+			"another key, A's kid":           servicetest.SignJWT(t, jwt.SigningMethodEdDSA, otherPriv, good(), map[string]any{"kid": aKeys.Signing().ID}),
 			"another issuer":                 signA(withClaim("iss", "http://127.0.0.1:1")),
 			"another audience":               signA(withClaim("aud", "billing-api")),
 			"expired":                        signA(withClaim("exp", now.Add(-time.Minute).Unix())),
-			"alg HS256, A's public key":      testkit.SignJWT(t, jwt.SigningMethodHS256, []byte(x), good(), map[string]any{"kid": aKeys.Signing().ID}),
+			"alg HS256, A's public key":      servicetest.SignJWT(t, jwt.SigningMethodHS256, []byte(x), good(), map[string]any{"kid": aKeys.Signing().ID}),
 			"alg none":                       strings.Join([]string{b64url(`{"alg":"none","typ":"at+jwt"}`), strings.Split(signA(good()), ".")[1], ""}, "."),
 			"A's token with a changed claim": tamper(t, admin),
 		} {
@@ -189,13 +189,13 @@ func testAFleetTrustsOneIssuer(t *testing.T, newDSN func(*testing.T) string) {
 			{"kid": "trap-3", "jku": trap.URL + "/jwks.json", "x5u": trap.URL + "/cert.pem"},
 		} {
 			time.Sleep(1100 * time.Millisecond) // past AUTH_JWKS_MIN_REFRESH: the unknown kid refreshes A's keys
-			raw := testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims, header)
+			raw := servicetest.SignJWT(t, jwt.SigningMethodEdDSA, priv, claims, header)
 			if res := call(t, b.base, http.MethodGet, "/api/auth/me", raw, nil, ""); res.status != http.StatusUnauthorized {
 				t.Errorf("a token with %v: %d, want 401", header, res.status)
 			}
 		}
 		other := jwt.MapClaims{"iss": trap.URL, "aud": "fiber-template-api", "sub": "1", "iat": time.Now().Unix(), "exp": time.Now().Add(time.Minute).Unix()}
-		if res := call(t, b.base, http.MethodGet, "/api/auth/me", testkit.SignJWT(t, jwt.SigningMethodEdDSA, priv, other, nil), nil, ""); res.status != http.StatusUnauthorized {
+		if res := call(t, b.base, http.MethodGet, "/api/auth/me", servicetest.SignJWT(t, jwt.SigningMethodEdDSA, priv, other, nil), nil, ""); res.status != http.StatusUnauthorized {
 			t.Errorf("a token whose iss is the trap: %d, want 401", res.status)
 		}
 		if n := fetched.Load(); n != 0 {

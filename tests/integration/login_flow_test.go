@@ -11,9 +11,9 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 func TestLogin(t *testing.T) {
@@ -103,7 +103,7 @@ func testLogin(t *testing.T, newDSN func(*testing.T) string) {
 		} {
 			p := a.send(t, req{method: http.MethodPost, path: "/api/auth/login", body: body}).
 				wantProblem(t, http.StatusUnprocessableEntity)
-			testkit.WantField(t, p, "grant_type")
+			servicetest.WantField(t, p, "grant_type")
 		}
 	})
 

@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // scrape reads GET /metrics and parses it as Prometheus text.
@@ -95,14 +95,14 @@ func TestMetrics(t *testing.T) {
 					t.Fatal(err)
 				}
 				req.Header.Set("Content-Type", "application/json")
-				testkit.Fetch(t, req) // sequential: one kept-alive connection
+				servicetest.Fetch(t, req) // sequential: one kept-alive connection
 			}
 		}
 		req, err := http.NewRequest(http.MethodGet, base+"/metrics", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		scraped := testkit.Fetch(t, req)
+		scraped := servicetest.Fetch(t, req)
 		if scraped.Status != http.StatusOK {
 			t.Fatalf("GET /metrics = %d: %s", scraped.Status, scraped.Body)
 		}

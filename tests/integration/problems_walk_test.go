@@ -22,6 +22,7 @@ import (
 	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -134,7 +135,7 @@ func TestEveryErrorComesFromTheOnePipeline(t *testing.T) {
 // walkSend sends s.times times (once when 0) and returns the last answer.
 func walkSend(t *testing.T, base string, s walkStep) response {
 	t.Helper()
-	var res testkit.Response
+	var res servicetest.Response
 	for range max(s.times, 1) {
 		req, err := http.NewRequestWithContext(t.Context(), s.method, base+s.path, strings.NewReader(s.body))
 		if err != nil {
@@ -143,7 +144,7 @@ func walkSend(t *testing.T, base string, s walkStep) response {
 		for k, v := range s.header {
 			req.Header.Set(k, v)
 		}
-		res = testkit.Fetch(t, req)
+		res = servicetest.Fetch(t, req)
 	}
 	return response{status: res.Status, header: res.Header, body: res.Body}
 }

@@ -15,10 +15,10 @@ import (
 
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -201,7 +201,7 @@ func TestReadReplicasBinary(t *testing.T) {
 	})
 	api.WaitOK(t, healthCheck(port))
 	base := "http://127.0.0.1:" + strconv.Itoa(port) + "/api"
-	call := func(t *testing.T, method, path, token, body string) testkit.Response {
+	call := func(t *testing.T, method, path, token, body string) servicetest.Response {
 		t.Helper()
 		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 		if err != nil {
@@ -211,7 +211,7 @@ func TestReadReplicasBinary(t *testing.T) {
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
-		return testkit.Fetch(t, req)
+		return servicetest.Fetch(t, req)
 	}
 	signUp := func(t *testing.T, email string) {
 		t.Helper()
@@ -225,7 +225,7 @@ func TestReadReplicasBinary(t *testing.T) {
 	// across requests).
 	replica.WaitCaughtUp(t)
 	login := call(t, http.MethodPost, "/auth/login", "", `{"username":"first@example.com","password":"replica-pass-1"}`)
-	token := testkit.Decode[struct {
+	token := servicetest.Decode[struct {
 		AccessToken string `json:"access_token"`
 	}](t, login.Body).AccessToken
 	if token == "" {
@@ -237,7 +237,7 @@ func TestReadReplicasBinary(t *testing.T) {
 		if res.Status != http.StatusOK {
 			t.Fatalf("list users: %d %s\n%s", res.Status, res.Body, api.Output())
 		}
-		return len(testkit.Decode[struct {
+		return len(servicetest.Decode[struct {
 			Data []any `json:"data"`
 		}](t, res.Body).Data)
 	}

@@ -16,10 +16,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/problem"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -97,7 +97,7 @@ func send(t *testing.T, r *router.Router, method, path string, body []byte) resp
 // answer in full.
 func do(t *testing.T, r *router.Router, req *http.Request) response {
 	t.Helper()
-	res := testkit.Do(t, r.App(), req)
+	res := servicetest.Do(t, r.App(), req)
 	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
@@ -107,7 +107,7 @@ func do(t *testing.T, r *router.Router, req *http.Request) response {
 // that as an error rather than the answer.
 func serve(t *testing.T, r *router.Router) string {
 	t.Helper()
-	return testkit.ServeWith(t, r.App(), r.Serve)
+	return servicetest.ServeWith(t, r.App(), r.Serve)
 }
 
 // fetch sends one request to the service running at base.
@@ -120,7 +120,7 @@ func fetch(t *testing.T, base, method, path string, body []byte) response {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res := testkit.Fetch(t, req)
+	res := servicetest.Fetch(t, req)
 	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
@@ -161,7 +161,7 @@ func (res response) wantJSON(t *testing.T, want map[string]any) {
 // returns it.
 func (res response) wantProblem(t *testing.T, statuses ...int) problem.Problem {
 	t.Helper()
-	return testkit.WantProblem(t, res.status, res.header, res.body, statuses...)
+	return servicetest.WantProblem(t, res.status, res.header, res.body, statuses...)
 }
 
 // wantHidden fails t if the body holds any of the words, case aside:

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/paging"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // TestSessionLinksWalkTheList follows rel="next" through a user's
@@ -33,7 +33,7 @@ func TestSessionLinksWalkTheList(t *testing.T) {
 			for _, s := range page.Data {
 				seen = append(seen, s.ID)
 			}
-			rel := testkit.Links(res.header.Get("Link"))
+			rel := servicetest.Links(res.header.Get("Link"))
 			if page.HasNext != (rel["next"] != "") {
 				t.Fatalf("%s: has_next %t but Link %q", path, page.HasNext, res.header.Get("Link"))
 			}

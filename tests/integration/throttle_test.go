@@ -19,10 +19,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -221,7 +221,7 @@ func TestThrottleKeysTheRightMostUntrustedAddress(t *testing.T) {
 	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
 		const limit = 6
 		a := newThrottleAPI(t, openDB(t, newDSN(t)), router.Config{TrustedProxies: []string{"127.0.0.0/8"}}, app.Options{AuthRateLimit: limit})
-		base := testkit.ServeWith(t, a.r.App(), a.r.Serve)
+		base := servicetest.ServeWith(t, a.r.App(), a.r.Serve)
 		var n int
 		guess := func(xff string) response {
 			n++
@@ -265,7 +265,7 @@ func TestThrottleKeysTheRightMostUntrustedAddress(t *testing.T) {
 func TestThrottleVictimsLoginKeepsTheAttackersLockout(t *testing.T) {
 	forEachUserBackend(t, func(t *testing.T, newDSN func(*testing.T) string) {
 		a := newThrottleAPI(t, openDB(t, newDSN(t)), router.Config{TrustedProxies: []string{"127.0.0.0/8"}}, app.Options{})
-		base := testkit.ServeWith(t, a.r.App(), a.r.Serve)
+		base := servicetest.ServeWith(t, a.r.App(), a.r.Serve)
 		const email, attacker, home = "guarded@example.com", "203.0.113.66", "198.51.100.20"
 		a.memberToken(t, email)
 		right := func(xff string) req {
@@ -301,7 +301,7 @@ func TestThrottleLimitsALongForwardedFor(t *testing.T) {
 		chain := strings.Repeat("198.51.100.250, ", 12) + "203.0.113.9" // 203 characters
 		junk := strings.Repeat("x", 200)
 		a := newThrottleAPI(t, openDB(t, newDSN(t)), router.Config{TrustedProxies: []string{"127.0.0.0/8"}}, app.Options{AuthRateLimit: limit})
-		base := testkit.ServeWith(t, a.r.App(), a.r.Serve)
+		base := servicetest.ServeWith(t, a.r.App(), a.r.Serve)
 		// Each case is one client, whose requests send the headers in
 		// turn: the limit holds whatever they are.
 		cases := []struct {

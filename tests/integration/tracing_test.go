@@ -15,15 +15,15 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // newTracedAPI is the service on dsn as cmd/api builds it with tracing on,
 // its spans kept in memory and its log lines in the returned buffer.
-func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExporter, *testkit.Buffer) {
+func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExporter, *servicetest.Buffer) {
 	t.Helper()
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
@@ -34,7 +34,7 @@ func newTracedAPI(t *testing.T, dsn string) (*userAPI, *tracetest.InMemoryExport
 	if err := migrations.Up(ctx, db); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	logs := &testkit.Buffer{}
+	logs := &servicetest.Buffer{}
 	r, err := app.NewWithOptions(db, router.Config{
 		BasePath:       "/api",
 		JWTSecret:      userTestSecret,

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -211,7 +211,7 @@ func call(t *testing.T, base, method, path, token string, header map[string]stri
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := testkit.Exchange(req)
+	res, err := servicetest.Exchange(req)
 	if err != nil {
 		t.Error(err)
 	}

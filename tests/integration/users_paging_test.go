@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // pagingSeed signs up n users, roles in turn (admin, member, guest), and
@@ -163,7 +163,7 @@ func (a *userAPI) walkLinks(t *testing.T, token, path string, visit func(p pageJ
 		res := a.send(t, req{method: http.MethodGet, path: path, token: token})
 		var p pageJSON
 		res.decode(t, http.StatusOK, &p)
-		rel := testkit.Links(res.header.Get("Link"))
+		rel := servicetest.Links(res.header.Get("Link"))
 		if p.HasNext != (rel["next"] != "") {
 			t.Fatalf("%s: has_next %v with Link %q", path, p.HasNext, res.header.Get("Link"))
 		}

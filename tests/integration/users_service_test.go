@@ -26,10 +26,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/asapjs/fiber-template/app"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/router"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -450,5 +450,5 @@ func mintToken(t *testing.T, secret []byte, claims jwt.Claims) string {
 // nil.
 func mintTokenWith(t *testing.T, secret []byte, claims jwt.Claims, header map[string]any) string {
 	t.Helper()
-	return testkit.SignJWT(t, jwt.SigningMethodHS256, secret, claims, header)
+	return servicetest.SignJWT(t, jwt.SigningMethodHS256, secret, claims, header)
 }

@@ -11,6 +11,7 @@ require (
 
 require (
 	github.com/andybalholm/brotli v1.1.0 // indirect
+	github.com/asapjs/fiber-template/platform v0.0.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
@@ -72,3 +73,5 @@ require (
 )
 
 replace github.com/asapjs/fiber-template => ../..
+
+replace github.com/asapjs/fiber-template/platform => ../../platform

@@ -1,7 +1,6 @@
 package manifests
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
@@ -13,10 +12,9 @@ import (
 // into k8s.io/api types, the policies of every container.
 func TestKubernetesManifests(t *testing.T) {
 	t.Parallel()
-	// The checks run in a child go test, which reads the manifests and its
-	// own sources: opened here, a change to any makes go test run this
-	// test again instead of replaying its result.
-	testkit.Inputs(t, "deploy/kubernetes", "tests/kubernetes", "go.tool.mod", "go.tool.sum")
-	out := testkit.Go(t, filepath.Join(testkit.RepoRoot(t), "tests", "kubernetes"), nil, "test", "-count=1", "./...")
-	t.Log(out)
+	// The checks run in a child go test, which reads the manifests and the
+	// tools too: opened here, a change to any makes go test run this test
+	// again instead of replaying its result.
+	testkit.Inputs(t, "deploy/kubernetes", "go.tool.mod", "go.tool.sum")
+	testkit.ModuleTests(t, "tests/kubernetes", nil, "-count=1", "./...")
 }

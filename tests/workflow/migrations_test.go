@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
+
+	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -148,7 +150,7 @@ func createWidget(t *testing.T, base string) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	if res := testkit.Fetch(t, req); res.Status != http.StatusCreated {
+	if res := servicetest.Fetch(t, req); res.Status != http.StatusCreated {
 		t.Errorf("POST /api/widgets: %d %s, want 201", res.Status, res.Body)
 	}
 }

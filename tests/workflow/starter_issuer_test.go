@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
+
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // TestStarterMakesAResourceServer makes a service of a fleet as
@@ -95,7 +97,7 @@ func TestStarterMakesAResourceServer(t *testing.T) {
 
 // call sends one request, with a JSON body unless body is nil, and returns
 // the answer whatever its status.
-func call(t *testing.T, method, url, token string, body any) testkit.Response {
+func call(t *testing.T, method, url, token string, body any) servicetest.Response {
 	t.Helper()
 	var data []byte
 	if body != nil {
@@ -114,7 +116,7 @@ func call(t *testing.T, method, url, token string, body any) testkit.Response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	return testkit.Fetch(t, req)
+	return servicetest.Fetch(t, req)
 }
 
 // issuerToken logs in at the issuer with the password grant and returns
@@ -127,7 +129,7 @@ func issuerToken(t *testing.T, issuer, email, password string) string {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res := testkit.Fetch(t, req)
+	res := servicetest.Fetch(t, req)
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}

@@ -23,6 +23,8 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/asapjs/fiber-template/internal/testkit"
+
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // starterFields are the fields of the generated resource: every type, each
@@ -523,7 +525,7 @@ func checkTrackingCode(t *testing.T, base string) {
 	}
 	req.Header.Set("Content-Type", "application/merge-patch+json")
 	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	res := testkit.Fetch(t, req)
+	res := servicetest.Fetch(t, req)
 	if patched := decode(res.Body); res.Status != http.StatusOK || patched["tracking_code"] != nil || patched["customer"] != "Ann" {
 		t.Errorf("PATCH with tracking_code null: %d %v, want 200 without tracking_code", res.Status, patched)
 	}

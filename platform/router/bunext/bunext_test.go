@@ -8,11 +8,11 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/router"
 	"github.com/asapjs/fiber-template/platform/router/bunext"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 type (
@@ -31,7 +31,7 @@ type (
 
 func TestABadModelFailsStartUp(t *testing.T) {
 	t.Parallel()
-	ext := bunext.New(database.NewCatalog(testkit.SQLite(t), (*documented)(nil), (*sameTable)(nil)))
+	ext := bunext.New(database.NewCatalog(servicetest.SQLite(t), (*documented)(nil), (*sameTable)(nil)))
 	_, err := router.New(router.Config{Extensions: []router.Extension{ext}, Logger: slog.New(slog.DiscardHandler)})
 	if err == nil || !strings.Contains(err.Error(), "share the table documented") {
 		t.Fatalf("router.New = %v, want the catalog's error", err)
@@ -52,7 +52,7 @@ func TestUseSchemas(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			reg := openapi.New(openapi.Config{})
-			ext := tc.ext(bunext.New(database.NewCatalog(testkit.SQLite(t), (*documented)(nil))))
+			ext := tc.ext(bunext.New(database.NewCatalog(servicetest.SQLite(t), (*documented)(nil))))
 			if err := ext.UseSchemas(reg); err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func TestUseSchemas(t *testing.T) {
 
 func TestTheToolsAnswerFromTheCatalog(t *testing.T) {
 	t.Parallel()
-	ext := bunext.New(database.NewCatalog(testkit.SQLite(t), (*documented)(nil)))
+	ext := bunext.New(database.NewCatalog(servicetest.SQLite(t), (*documented)(nil)))
 	ctx := context.Background()
 	if err := ext.CheckHealth(ctx); err != nil {
 		t.Fatalf("CheckHealth: %v", err)

@@ -1,4 +1,4 @@
-package testkit
+package servicetest
 
 import (
 	"testing"
@@ -24,7 +24,7 @@ func SignJWT(t testing.TB, method jwt.SigningMethod, key any, claims jwt.Claims,
 	}
 	s, err := tok.SignedString(key)
 	if err != nil {
-		t.Fatalf("testkit: sign a token: %v", err)
+		t.Fatalf("servicetest: sign a token: %v", err)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package testkit
+package servicetest
 
 import (
 	"encoding/json"
@@ -14,9 +14,12 @@ import (
 
 // Response is an answer read in full.
 type Response struct {
+	// Status is the answer's status code.
 	Status int
+	// Header is the answer's header.
 	Header http.Header
-	Body   []byte
+	// Body is the answer's whole body.
+	Body []byte
 }
 
 // doTimeout bounds a request Do sends: far above any answer a test waits

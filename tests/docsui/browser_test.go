@@ -1,7 +1,8 @@
-package docs_test
+package docsui_test
 
 import (
 	"context"
+	"encoding/base64"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,8 +15,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/internal/browsertest"
-	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/docs"
+	"github.com/asapjs/fiber-template/platform/servicetest"
 )
 
 // petsSpec is a small OpenAPI 3.0.0 document with two operations and the
@@ -47,7 +48,7 @@ var petsOperations = []string{"List pets", "Create a pet"}
 // docsApp returns an app serving the docs by cfg and petsSpec at specPath.
 func docsApp(t *testing.T, cfg docs.Config, specPath string) *fiber.App {
 	t.Helper()
-	app := newFiber()
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
 	if err := docs.Register(app, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -122,12 +123,12 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			name:     "shows the operations behind the guard to a user with credentials",
 			cfg:      docs.Config{Prefix: "/api/docs", Guard: docs.Guard(docs.GuardConfig{Users: map[string]string{"dev": "s3cret"}})},
 			specPath: "/api/docs/spec.json",
-			auth:     basic("dev", "s3cret"),
+			auth:     "Basic " + base64.StdEncoding.EncodeToString([]byte("dev:s3cret")),
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			base := testkit.Serve(t, docsApp(t, tc.cfg, tc.specPath))
+			base := servicetest.Serve(t, docsApp(t, tc.cfg, tc.specPath))
 			tab, cancel := chromedp.NewContext(browser)
 			defer cancel()
 			requests := browsertest.RecordRequests(tab)
@@ -158,7 +159,7 @@ func TestBrowserShowsTheDocsUI(t *testing.T) {
 			mu.Unlock()
 			return c.JSON(fiber.Map{"access_token": "token-from-login", "token_type": "bearer", "expires_in": 3600})
 		})
-		base := testkit.Serve(t, app)
+		base := servicetest.Serve(t, app)
 		tab, cancel := chromedp.NewContext(browser)
 		defer cancel()
 		requests := browsertest.RecordRequests(tab)

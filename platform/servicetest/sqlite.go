@@ -1,4 +1,4 @@
-package testkit
+package servicetest
 
 import (
 	"path/filepath"
@@ -15,7 +15,7 @@ func SQLite(t testing.TB) *bun.DB {
 	t.Helper()
 	db, err := database.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
-		t.Fatalf("testkit: open SQLite: %v", err)
+		t.Fatalf("servicetest: open SQLite: %v", err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	return db

@@ -1,4 +1,4 @@
-package testkit
+package servicetest
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func ServeWith(t testing.TB, app *fiber.App, serve func(net.Listener) error) str
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("testkit: listen: %v", err)
+		t.Fatalf("servicetest: listen: %v", err)
 	}
 	// A connection a client opened and never used (a browser's
 	// preconnect) is not idle to fasthttp, so Shutdown waits for it: an
@@ -52,15 +52,15 @@ func stop(t testing.TB, app *fiber.App, ln net.Listener, served <-chan error) {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()
 	if err := app.ShutdownWithContext(ctx); err != nil {
-		t.Errorf("testkit: shutdown: %v", err)
+		t.Errorf("servicetest: shutdown: %v", err)
 	}
 	_ = ln.Close() // already closed by a Serve that had started
 	select {
 	case err := <-served:
 		if err != nil && !errors.Is(err, net.ErrClosed) {
-			t.Errorf("testkit: serve: %v", err)
+			t.Errorf("servicetest: serve: %v", err)
 		}
 	case <-time.After(shutdownWait):
-		t.Errorf("testkit: the server did not stop within %s", shutdownWait)
+		t.Errorf("servicetest: the server did not stop within %s", shutdownWait)
 	}
 }
