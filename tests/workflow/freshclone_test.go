@@ -61,40 +61,9 @@ func TestFreshClone(t *testing.T) {
 	}
 }
 
-// copyWorkTree copies the repository's files as git sees them (tracked,
-// or new and not ignored) into a temporary directory: a clone of what is
-// about to be committed, without build output, node_modules or .env.
-func copyWorkTree(t *testing.T) string {
-	t.Helper()
-	git := testkit.LookPath(t, "install git", "git")
-	root := testkit.RepoRoot(t)
-	ls := exec.CommandContext(testkit.Context(t), git, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	ls.Dir = root
-	list, err := ls.Output()
-	if err != nil {
-		testkit.Missing(t, "a git work tree to copy: "+err.Error())
-	}
-	dir := filepath.Join(t.TempDir(), "clone")
-	for _, name := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
-		src := filepath.Join(root, filepath.FromSlash(name))
-		info, err := os.Lstat(src)
-		if err != nil || !info.Mode().IsRegular() {
-			continue // deleted in the work tree, or not a file
-		}
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+// copyWorkTree copies the repository as git sees it into a temporary
+// directory (see testkit.CopyWorkTree).
+func copyWorkTree(t *testing.T) string { return testkit.CopyWorkTree(t) }
 
 // freshEnv is this process's environment without CI and browser settings,
 // with PATH replaced by a directory of links to every program in PATH but
