@@ -71,8 +71,9 @@ func (c change) apply(root string) (_ *applied, err error) {
 	return a, nil
 }
 
-// stage writes f's content to a temporary file beside its target,
-// creating the directories it needs.
+// stage writes f's content to a temporary file beside its target, with
+// the target's mode (0644 for a new file), creating the directories it
+// needs.
 func (a *applied) stage(f file) error {
 	target := a.abs(f.path)
 	if err := a.mkdirAll(filepath.Dir(target)); err != nil {
@@ -83,8 +84,13 @@ func (a *applied) stage(f file) error {
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
 	a.staged[f.path] = tmp.Name()
+	mode := fs.FileMode(0o644)
+	if info, err := os.Stat(target); err == nil {
+		// A script keeps its execute bits.
+		mode = info.Mode().Perm()
+	}
 	_, err = tmp.Write(f.data)
-	err = errors.Join(err, tmp.Chmod(0o644), tmp.Close())
+	err = errors.Join(err, tmp.Chmod(mode), tmp.Close())
 	if err != nil {
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}

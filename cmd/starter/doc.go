@@ -19,6 +19,16 @@
 // that link to the template's repository alone. Running it again with the
 // same path changes nothing.
 //
+// By default rename vendors the platform: the service owns a copy of
+// platform/ as MODULE/platform, a module its go.mod replaces with the
+// folder. rename --library makes it require the platform as a library
+// instead (github.com/asapjs/fiber-template/platform at --platform-version,
+// default the newest release platform/CHANGELOG.md names): the platform's
+// imports keep their path, platform/ and tests/platform are removed, every
+// go.mod drops the platform's replace, the tasks and CI steps that run
+// platform/ go, and go mod tidy runs with the caller's environment. It is
+// all or nothing, as field and remove are.
+//
 // resource writes a Bun model, its DTOs, a repository with filtered keyset
 // paging, a controller, a migration and an integration test, all from the
 // text/template files in templates/, formatted with go/format, and

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"io"
 	"strings"
 	"unicode"
 )
@@ -22,6 +23,19 @@ type renameOptions struct {
 	Audience string
 	// Verbose lists every file rewritten (-v), not only how many.
 	Verbose bool
+	// Library makes the service in library mode (--library): it requires
+	// the platform at PlatformVersion instead of owning a copy of it.
+	Library bool
+	// PlatformVersion is the platform's version library mode requires
+	// (--platform-version); "" is the newest release its changelog names.
+	PlatformVersion string
+	// WithoutAccounts removes the accounts example too (--auth issuer),
+	// within library mode's all-or-nothing change.
+	WithoutAccounts bool
+	// settle runs go mod tidy and writes the contract and the clients again
+	// once library mode's files are in place; nil runs settleLibrary. A
+	// failure undoes the change.
+	settle func(root string, modules []string, out io.Writer) error
 }
 
 // check refuses a title on more than one line, and an issuer or audience

@@ -188,7 +188,11 @@ func accountsPlan(root, mod string) (writes map[string][]byte, removals []string
 	if aud == nil {
 		return nil, nil, errors.New("app/app.go: found no DefaultAudience")
 	}
-	data := struct{ Module, Audience string }{mod, string(aud[1])}
+	platform, err := platformImport(root, mod)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := struct{ Module, Platform, Audience string }{mod, platform, string(aud[1])}
 	writes = map[string][]byte{}
 	for name, tmpl := range accountsFiles {
 		var buf bytes.Buffer

@@ -10,13 +10,23 @@ import (
 )
 
 const usage = `usage:
-  starter [-C dir] rename MODULE [--title TITLE] [--issuer ISS] [--audience AUD] [--auth issuer] [-v]
+  starter [-C dir] rename [--library [--platform-version vX.Y.Z]] MODULE [--title TITLE] [--issuer ISS] [--audience AUD] [--auth issuer] [-v]
       rewrite the module path (e.g. github.com/acme/orders) everywhere it is named, and name
       the project after its last element: the docs title (default "Orders API"), the token
       issuer (default orders) and audience (default orders-api), Compose and Kubernetes names;
       -v lists every file rewritten; --auth issuer makes a service without the accounts example
       (users, sessions, their tables, throttles and admin commands) that trusts the tokens of
       the issuer at AUTH_ISSUER (docs/fleet.md)
+      the platform (router, binder, OpenAPI, paging, ...) comes one of two ways:
+        vendored, the default: the service keeps a copy, MODULE/platform in platform/, which
+          its go.mod replaces; you own it and may edit it, and the template's later fixes
+          come by porting their diffs
+        --library: platform/ and tests/platform are removed, and go.mod requires
+          github.com/asapjs/fiber-template/platform at --platform-version (default the newest
+          release in platform/CHANGELOG.md); upgrades come with
+          go get github.com/asapjs/fiber-template/platform@vX.Y.Z, and you edit no platform code;
+          rename then runs go mod tidy with your GOPROXY, GOFLAGS and GOSUMDB, and when that or
+          anything after fails it changes nothing
   starter [-C dir] resource NAME [--singular SINGULAR] [-v] FIELD:TYPE...
       generate a resource (e.g. orders customer:string 'status:enum(pending,paid)' 'note:string?')
       types: string text int int64 float64 bool time uuid enum(a,b,...); a trailing ? makes a field optional
@@ -86,10 +96,15 @@ func dispatch(args []string, out io.Writer) error {
 		fs.StringVar(&opts.Issuer, "issuer", "", "the iss claim of the access tokens")
 		fs.StringVar(&opts.Audience, "audience", "", "the aud claim of the access tokens")
 		fs.BoolVar(&opts.Verbose, "v", false, "list every file rewritten")
+		fs.BoolVar(&opts.Library, "library", false, "require the platform as a library instead of keeping a copy")
+		fs.StringVar(&opts.PlatformVersion, "platform-version", "", "the platform's version --library requires")
 		auth := fs.String("auth", "", "issuer: a service without the accounts example, trusting AUTH_ISSUER's tokens")
 		pos, err := parseInterleaved(fs, args)
 		if err == nil {
 			err = checkAuth(*auth)
+		}
+		if err == nil && opts.PlatformVersion != "" && !opts.Library {
+			err = errors.New("--platform-version goes with --library")
 		}
 		if err != nil {
 			return usageError(fmt.Errorf("rename: %w", err))
@@ -97,7 +112,10 @@ func dispatch(args []string, out io.Writer) error {
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: rename takes one module path", errUsage)
 		}
-		if err := rename(*dir, pos[0], opts, out); err != nil {
+		opts.WithoutAccounts = *auth == authIssuer
+		if err := rename(*dir, pos[0], opts, out); err != nil || opts.Library {
+			// Library mode removes the accounts example and writes the
+			// contract within its own all-or-nothing change.
 			return err
 		}
 		if *auth == authIssuer {

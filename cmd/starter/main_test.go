@@ -47,6 +47,8 @@ func TestRunRefusesBadCommandLines(t *testing.T) {
 		{"rename", "a.com/b", "c.com/d"},
 		{"rename", "a.com/b", "--nope"},
 		{"rename", "a.com/b", "--title"},
+		{"rename", "--platform-version", "v1.0.0", "a.com/b"},
+		{"rename", "--library", "--platform-version"},
 		{"resource", "orders"},
 		{"resource", "orders", "--singular"},
 		{"remove"},

@@ -27,6 +27,10 @@ func (r renamer) readme(template []byte) []byte {
 	fmt.Fprintf(&b, "# %s\n\n", r.newName)
 	fmt.Fprintf(&b, "The Go module `%s`: an HTTP service on Fiber v2 and Bun, made with the\n", r.newPath)
 	fmt.Fprintf(&b, "[service template](%s) it started from.\n\n", upstreamURL)
+	if r.library {
+		fmt.Fprintf(&b, "It requires the template's platform as a library, `%s` %s; upgrade it with\n", platformModule, r.version)
+		fmt.Fprintf(&b, "`go get %s@vX.Y.Z` (the platform's CHANGELOG.md says what each release changed).\n\n", platformModule)
+	}
 	fmt.Fprintf(&b, "%s\n\n%s\n", commandsHeading, commandsBlock(string(template)))
 	b.WriteString("## Docs\n\n")
 	b.WriteString("[docs/](docs/) holds the template's guides as they were when this service was made:\n")

@@ -78,6 +78,12 @@ func rename(root, newPath string, opts renameOptions, out io.Writer) error {
 		sites:      identitySites(opts, newName, oldPath != newPath),
 		mention:    regexp.MustCompile(regexp.QuoteMeta(oldPath) + `\b`),
 		word:       regexp.MustCompile(`(^|[^A-Za-z0-9_.-])` + regexp.QuoteMeta(oldName) + `($|[^A-Za-z0-9_])`)}
+	if opts.Library {
+		if r.version, err = libraryVersion(root, opts.PlatformVersion); err != nil {
+			return fmt.Errorf("rename --library: %w", err)
+		}
+		r.library, r.platformRef = true, platformRefOf(oldPath)
+	}
 	edits, missing, err := r.plan()
 	if err != nil {
 		return fmt.Errorf("rename: %w", err)
@@ -86,6 +92,9 @@ func rename(root, newPath string, opts renameOptions, out io.Writer) error {
 		if s.explicit {
 			return fmt.Errorf("rename: found no %s in %s: set it by hand", s.what, s.file)
 		}
+	}
+	if r.library {
+		return r.renameToLibrary(edits, missing, opts, out)
 	}
 	for _, e := range edits {
 		if err := os.WriteFile(e.path, e.data, e.mode); err != nil {
@@ -156,6 +165,12 @@ type renamer struct {
 	// mention matches the old module path, word the old name as a word of
 	// its own or the first of a dashed one (fiber-template-api).
 	mention, word *regexp.Regexp
+	// library is set in library mode (rename --library): the platform's
+	// paths become platformModule's, which go.mod requires at version;
+	// platformRef matches those paths in text.
+	library     bool
+	version     string
+	platformRef *regexp.Regexp
 }
 
 // edit is a file's new content.
@@ -175,7 +190,7 @@ func (r renamer) plan() ([]edit, []site, error) {
 			return err
 		}
 		if d.IsDir() {
-			if skipped(r.root, p, d) {
+			if skipped(r.root, p, d) || r.library && r.removes(p) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -244,9 +259,22 @@ func (r renamer) namesProject(rel string) bool {
 	return false
 }
 
+// removes reports whether the directory at p is one library mode
+// removes.
+func (r renamer) removes(p string) bool {
+	rel, err := filepath.Rel(r.root, p)
+	return err == nil && slices.Contains(libraryDirs, filepath.ToSlash(rel))
+}
+
 // moved returns p with the old module path replaced by the new one, when
-// p is the old module or a package of it.
+// p is the old module or a package of it. In library mode the platform's
+// paths become the library's instead.
 func (r renamer) moved(p string) (string, bool) {
+	if r.library {
+		if np, ok := r.platformPath(p); ok {
+			return np, np != p
+		}
+	}
 	if p == r.oldPath {
 		return r.newPath, true
 	}
@@ -267,6 +295,11 @@ func (r renamer) modFile(rel string, src []byte) ([]byte, error) {
 		return src, nil
 	}
 	edited := false
+	if r.library {
+		if edited, err = r.requireLibrary(f); err != nil {
+			return nil, fmt.Errorf("%s: %w", rel, err)
+		}
+	}
 	if p, ok := r.moved(f.Module.Mod.Path); ok {
 		if err := f.AddModuleStmt(p); err != nil {
 			return nil, fmt.Errorf("%s: %w", rel, err)
@@ -391,8 +424,17 @@ func (r renamer) goFile(rel string, src []byte, found map[int]bool) ([]byte, err
 }
 
 // words rewrites the mentions of the old module path in text, and those of
-// the old name when everywhere is set.
+// the old name when everywhere is set. In library mode the platform's
+// paths become the library's, and nothing else changes in them.
 func (r renamer) words(text string) string {
+	if r.library {
+		return r.libraryWords(text, r.rewords)
+	}
+	return r.rewords(text)
+}
+
+// rewords is words without regard to library mode.
+func (r renamer) rewords(text string) string {
 	text = r.mention.ReplaceAllLiteralString(text, r.newPath)
 	if r.everywhere {
 		text = r.names(text)

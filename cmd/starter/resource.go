@@ -61,6 +61,10 @@ var resourceName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 type Resource struct {
 	// Module is the module path, the prefix of the imports.
 	Module string
+	// Platform is the import path of the platform: the library's
+	// (platformModule) in library mode, else Module/platform (see
+	// platformImport).
+	Platform string
 	// Name is the plural snake_case name: the table, the path and the file
 	// names ("order_items").
 	Name string
@@ -252,6 +256,10 @@ func resourceIn(root, name, one string) (Resource, error) {
 	if err != nil {
 		return Resource{}, err
 	}
+	platform, err := platformImport(root, mod)
+	if err != nil {
+		return Resource{}, err
+	}
 	appNames, err := declaredNames(token.NewFileSet(), filepath.Join(root, "app"))
 	if err != nil {
 		return Resource{}, err
@@ -271,6 +279,7 @@ func resourceIn(root, name, one string) (Resource, error) {
 	return Resource{
 		Admin:        admin,
 		Module:       mod,
+		Platform:     platform,
 		Name:         name,
 		SingularName: one,
 		Plural:       camel(name),
