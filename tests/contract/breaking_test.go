@@ -30,7 +30,7 @@ func TestNoBreakingChange(t *testing.T) {
 	// oasdiff and git read these in child processes: opened here, a new
 	// oasdiff, or a moved tag or branch, makes go test run the test again
 	// instead of replaying its result.
-	testkit.Inputs(t, append([]string{contractFile, "go.tool.mod", "go.tool.sum"}, gitRefs(root)...)...)
+	testkit.Inputs(t, append([]string{contractFile, "go.tool.mod", "go.tool.sum"}, testkit.GitRefs(root)...)...)
 	revisionPath := filepath.Join(root, contractFile)
 	revision, err := os.ReadFile(revisionPath)
 	if err != nil {
@@ -84,7 +84,7 @@ func baseContract(t *testing.T, root string) ([]byte, string) {
 	if ref == "" {
 		return nil, "no tag and no default branch"
 	}
-	b, err := git(root, "show", ref+":"+contractFile)
+	b, err := testkit.Git(root, "show", ref+":"+contractFile)
 	if err != nil {
 		if os.Getenv("API_BASE") != "" {
 			t.Fatalf("API_BASE=%s is neither a file nor a git ref with %s: %v", ref, contractFile, err)
@@ -94,46 +94,19 @@ func baseContract(t *testing.T, root string) ([]byte, string) {
 	return b, ref
 }
 
-// gitRefs are the files where git keeps the repository's tags and
-// branches, those of them that exist; none outside a git work tree.
-func gitRefs(root string) []string {
-	out, err := git(root, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil {
-		return nil
-	}
-	dir := strings.TrimSpace(string(out))
-	var refs []string
-	for _, name := range []string{"HEAD", "packed-refs", "refs"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			refs = append(refs, filepath.Join(dir, name))
-		}
-	}
-	return refs
-}
-
-// defaultBase is the last tag, else the default branch, else "".
+// defaultBase is the last tag, else the default branch, else "". The
+// platform's own release tags (platform/vX.Y.Z) version its Go API, not the
+// service's contract, and are not counted.
 func defaultBase(root string) string {
-	if tag, err := git(root, "describe", "--tags", "--abbrev=0"); err == nil {
+	if tag, err := testkit.Git(root, "describe", "--tags", "--abbrev=0", "--exclude", "platform/*"); err == nil {
 		return strings.TrimSpace(string(tag))
 	}
 	for _, ref := range []string{"origin/HEAD", "origin/main", "main"} {
-		if _, err := git(root, "rev-parse", "--verify", "--quiet", ref); err == nil {
+		if _, err := testkit.Git(root, "rev-parse", "--verify", "--quiet", ref); err == nil {
 			return ref
 		}
 	}
 	return ""
-}
-
-func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, errors.New(strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
 }
 
 // major returns the major version of a document's info.version.
