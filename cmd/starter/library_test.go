@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -310,6 +311,26 @@ func TestLibraryEditsFitTheTemplate(t *testing.T) {
 	for _, w := range p.change.writes {
 		if strings.Contains(string(w.data), "-C platform") || strings.Contains(string(w.data), "./platform/") {
 			t.Errorf("%s still runs or copies platform/ after library mode's edits", w.path)
+		}
+	}
+}
+
+// TestMarkersHoldInEitherMode: a generated file's hash is the same whether
+// it imports the platform as the template's copy, a vendored service's or
+// the library, so that remove and field take a resource generated in the
+// template and renamed in library mode as unedited.
+func TestMarkersHoldInEitherMode(t *testing.T) {
+	t.Parallel()
+	const body = "package controllers\n\nimport (\n\t\"%s/app/models\"\n\t\"%s/router\"\n)\n"
+	template := fmt.Sprintf(body, upstreamModule, platformModule)
+	want := bodyHash([]byte(template), upstreamModule)
+	for _, tc := range []struct{ name, module, platform string }{
+		{"vendored", "example.com/shop", "example.com/shop/platform"},
+		{"library", "example.com/shop", platformModule},
+	} {
+		src := fmt.Sprintf(body, tc.module, tc.platform)
+		if got := bodyHash([]byte(src), tc.module); got != want {
+			t.Errorf("%s: the hash of a generated file is %s, want the template's %s", tc.name, got, want)
 		}
 	}
 }

@@ -81,8 +81,12 @@ func onlyComments(b []byte) bool {
 }
 
 // bodyHash is the hex SHA-256 of a generated body with the module path
-// made modulePlaceholder.
+// made modulePlaceholder. The platform's path as a library counts as the
+// module's own copy of it, so that a hash holds in either mode: rename
+// --library of a repository with generated resources leaves their
+// imports of the platform as they are, and their module's path changes.
 func bodyHash(body []byte, module string) string {
+	body = bytes.ReplaceAll(body, []byte(platformModule), []byte(module+"/platform"))
 	sum := sha256.Sum256(bytes.ReplaceAll(body, []byte(module), []byte(modulePlaceholder)))
 	return hex.EncodeToString(sum[:])
 }
