@@ -74,6 +74,10 @@ var libraryEdits = []libraryEdit{
 		regexp.MustCompile(`\[\]string\{"platform", "app", "cmd"\}`), `[]string{"app", "cmd"}`},
 }
 
+// docsPlatformLink begins a Markdown link of a page of docs/ to a file of
+// platform/, which library mode points at the template's repository.
+var docsPlatformLink = regexp.MustCompile(`\]\(\.\./platform/`)
+
 // releaseHeading is a release's heading in a Keep a Changelog file:
 // "## [1.2.0] - 2026-12-01".
 var releaseHeading = regexp.MustCompile(`(?m)^## \[v?([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)\]`)
@@ -273,6 +277,9 @@ func (r renamer) libraryChange(edits []edit) (libraryPlan, error) {
 			}
 			data[le.file] = le.pattern.ReplaceAll(src, []byte(le.with))
 		}
+		if err := r.relinkDocs(data); err != nil {
+			return libraryPlan{}, err
+		}
 	}
 	var p libraryPlan
 	for _, rel := range slices.Sorted(mapKeys(data)) {
@@ -296,6 +303,30 @@ func (r renamer) libraryChange(edits []edit) (libraryPlan, error) {
 		p.change.removes = append(p.change.removes, files...)
 	}
 	return p, nil
+}
+
+// relinkDocs points the links of the pages of docs/ to files of platform/
+// at the template's repository, in data (the files to write, by slash
+// path) or read from the root.
+func (r renamer) relinkDocs(data map[string][]byte) error {
+	pages, err := filepath.Glob(filepath.Join(r.root, "docs", "*.md"))
+	if err != nil {
+		return err
+	}
+	to := []byte("](" + upstreamURL + "/blob/main/platform/")
+	for _, page := range pages {
+		rel := "docs/" + filepath.Base(page)
+		src, ok := data[rel]
+		if !ok {
+			if src, err = os.ReadFile(page); err != nil {
+				return err
+			}
+		}
+		if docsPlatformLink.Match(src) {
+			data[rel] = docsPlatformLink.ReplaceAll(src, to)
+		}
+	}
+	return nil
 }
 
 // mapKeys yields the keys of m.

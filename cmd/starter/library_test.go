@@ -30,7 +30,8 @@ var libraryTree = map[string]string{
 	"app/app.go": "package app\n\nimport (\n\t\"github.com/asapjs/fiber-template/app/models\"\n" +
 		"\t\"github.com/asapjs/fiber-template/platform/router\"\n)\n\n" +
 		"// Routes on github.com/asapjs/fiber-template/platform/router, for fiber-template.\nvar _ = router.X(models.Y)\n",
-	"docs/routes.md": "Import github.com/asapjs/fiber-template/platform/router; see platform/router/router.go.\n",
+	"docs/routes.md":    "Import github.com/asapjs/fiber-template/platform/router; see platform/router/router.go.\n",
+	"docs/upgrading.md": "Read [the changelog](../platform/CHANGELOG.md).\n",
 	"Taskfile.yml": "tasks:\n  build:\n    cmds:\n      - go build ./...\n\n" +
 		"  fuzz:\n    desc: fuzz\n    cmds:\n      - go -C platform test -fuzz F ./paging\n\n" +
 		"  mutate:\n    vars:\n      PKGS: '{{.PKGS | default \"./platform/paging ./platform/router ./app/sessions\"}}'\n\n" +
@@ -71,6 +72,8 @@ func TestRenameInLibraryMode(t *testing.T) {
 			"\t\"github.com/asapjs/fiber-template/platform/router\"\n)\n\n" +
 			"// Routes on github.com/asapjs/fiber-template/platform/router, for shop.\nvar _ = router.X(models.Y)\n",
 		"docs/routes.md": "Import github.com/asapjs/fiber-template/platform/router; see platform/router/router.go.\n",
+		// A link to a file of platform/ goes to the template's.
+		"docs/upgrading.md": "Read [the changelog](https://github.com/asapjs/fiber-template/blob/main/platform/CHANGELOG.md).\n",
 		"Taskfile.yml": "tasks:\n  build:\n    cmds:\n      - go build ./...\n\n" +
 			"  mutate:\n    vars:\n      PKGS: '{{.PKGS | default \"./app/sessions\"}}'\n\n" +
 			"  test:race:\n    cmds:\n      - go test -race ./app/...\n",
@@ -309,8 +312,12 @@ func TestLibraryEditsFitTheTemplate(t *testing.T) {
 		}
 	}
 	for _, w := range p.change.writes {
-		if strings.Contains(string(w.data), "-C platform") || strings.Contains(string(w.data), "./platform/") {
+		edited := slices.ContainsFunc(libraryEdits, func(e libraryEdit) bool { return e.file == w.path })
+		if edited && (strings.Contains(string(w.data), "-C platform") || strings.Contains(string(w.data), "./platform/")) {
 			t.Errorf("%s still runs or copies platform/ after library mode's edits", w.path)
+		}
+		if strings.HasPrefix(w.path, "docs/") && docsPlatformLink.Match(w.data) {
+			t.Errorf("%s still links to a file of platform/", w.path)
 		}
 	}
 }
