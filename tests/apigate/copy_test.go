@@ -132,7 +132,7 @@ func releasedCopy(t *testing.T) string {
 	heading := "## [" + strings.TrimPrefix(next.String(), "v") + "] - " + time.Now().UTC().Format(time.DateOnly)
 	editFile(t, dir, changelogFile, "## Unreleased\n", "## Unreleased\n\n"+heading+"\n")
 	commitAll(t, dir, "platform: release "+next.String())
-	gitIn(t, dir, "tag", "platform/"+next.String())
+	gitIn(t, dir, "-c", "tag.gpgSign=false", "tag", "platform/"+next.String())
 	return dir
 }
 
