@@ -149,8 +149,13 @@ func (a *applied) mkdirAll(dir string) error {
 
 // guard remembers the files at paths as they are, for undo to put back:
 // files a later step of the command writes itself, such as the contract.
+// A file the change wrote or removed is put back by undo already, as it
+// was before the change.
 func (a *applied) guard(paths ...string) error {
 	for _, p := range paths {
+		if _, aside := a.aside[p]; aside || slices.Contains(a.placed, p) {
+			continue
+		}
 		data, err := os.ReadFile(a.abs(p))
 		if errors.Is(err, fs.ErrNotExist) {
 			a.saved[p] = nil

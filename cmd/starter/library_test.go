@@ -32,6 +32,9 @@ var libraryTree = map[string]string{
 		"// Routes on github.com/asapjs/fiber-template/platform/router, for fiber-template.\nvar _ = router.X(models.Y)\n",
 	"docs/routes.md":    "Import github.com/asapjs/fiber-template/platform/router; see platform/router/router.go.\n",
 	"docs/upgrading.md": "Read [the changelog](../platform/CHANGELOG.md).\n",
+	// The contract names the template, so the rename writes it before
+	// settling writes it again.
+	"api/openapi.json": "{\"info\": {\"title\": \"fiber-template API\"}}\n",
 	"Taskfile.yml": "tasks:\n  build:\n    cmds:\n      - go build ./...\n\n" +
 		"  fuzz:\n    desc: fuzz\n    cmds:\n      - go -C platform test -fuzz F ./paging\n\n" +
 		"  mutate:\n    vars:\n      PKGS: '{{.PKGS | default \"./platform/paging ./platform/router ./app/sessions\"}}'\n\n" +
