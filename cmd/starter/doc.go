@@ -24,7 +24,7 @@
 // folder. rename --library makes it require the platform as a library
 // instead (github.com/asapjs/fiber-template/platform at --platform-version,
 // default the newest release platform/CHANGELOG.md names): the platform's
-// imports keep their path, platform/ and tests/platform are removed, every
+// imports keep their path, platform/ and its tests are removed, every
 // go.mod drops the platform's replace, the tasks and CI steps that run
 // platform/ go, and go mod tidy runs with the caller's environment. It is
 // all or nothing, as field and remove are.

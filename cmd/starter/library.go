@@ -36,9 +36,10 @@ const platformModule = upstreamModule + "/platform"
 const firstRelease = "v1.0.0"
 
 // libraryDirs are the directories, by slash path from the root, that only
-// a service with its own copy of the platform has: the copy, and the
-// package that runs its tests from the root.
-var libraryDirs = []string{"platform", "tests/platform"}
+// a service with its own copy of the platform has: the copy, the package
+// that runs its tests from the root, and the gate of its Go API against
+// its last release.
+var libraryDirs = []string{"platform", "tests/platform", "tests/apigate"}
 
 // libraryEdit drops or rewrites what a file does with platform/, which a
 // service in library mode has not.
@@ -60,10 +61,14 @@ var libraryEdits = []libraryEdit{
 		regexp.MustCompile(`(?m)^  fuzz:\n(?:(?:    .*)?\n)*`), ""},
 	{"Taskfile.yml", "the platform's packages in mutate's PKGS",
 		regexp.MustCompile(`\./platform/[a-z/]+ `), ""},
+	{"Taskfile.yml", "the api:gate task (it gates the platform's Go API)",
+		regexp.MustCompile(`(?m)^  api:gate:\n(?:(?:    .*)?\n)*`), ""},
 	{"Taskfile.yml", "test:race's go -C platform test -race line",
 		regexp.MustCompile(`(?m)^ *- go -C platform test -race \./\.\.\.\n`), ""},
 	{".ci/run", "the go -C platform test -race line",
 		regexp.MustCompile(`(?m)^go -C platform test -race \./\.\.\.\n`), ""},
+	{".ci/run", "the platform's Go API gate (tests/apigate)",
+		regexp.MustCompile(`(?m)^# The platform's Go API against its last release.*\n(?:.*\n)*?go test .*\./tests/apigate\n`), ""},
 	{".ci/run", "the fuzz targets' loop (they are the platform's)",
 		regexp.MustCompile(`(?m)^# The fuzz targets.*\n(?:.*\n)*?done\n`), ""},
 	{"Dockerfile", "the COPY of platform/go.mod and platform/go.sum",
@@ -329,6 +334,14 @@ func (r renamer) relinkDocs(data map[string][]byte) error {
 	return nil
 }
 
+// prose joins words with commas, the last two with "and".
+func prose(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // mapKeys yields the keys of m.
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	return func(yield func(string) bool) {
@@ -520,6 +533,6 @@ func (r renamer) renameToLibrary(edits []edit, missing []site, opts renameOption
 	_, _ = log.WriteTo(out)
 	fmt.Fprintf(out, "renamed %s to %s in %d files, in library mode: removed %s (%d files); "+
 		"go.mod requires %s %s (upgrade with go get %s@vX.Y.Z); check with: go build ./... && go test ./...\n",
-		r.oldPath, r.newPath, len(p.change.writes), strings.Join(libraryDirs, " and "), removed, platformModule, r.version, platformModule)
+		r.oldPath, r.newPath, len(p.change.writes), prose(libraryDirs), removed, platformModule, r.version, platformModule)
 	return nil
 }

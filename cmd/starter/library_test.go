@@ -22,11 +22,12 @@ var libraryTree = map[string]string{
 	"bench/go.mod": "module github.com/asapjs/fiber-template/bench\n\ngo 1.26.0\n\nrequire (\n" +
 		"\tgithub.com/asapjs/fiber-template v0.0.0\n\tgithub.com/asapjs/fiber-template/platform v0.0.0 // indirect\n)\n\n" +
 		"replace github.com/asapjs/fiber-template => ../\n\nreplace github.com/asapjs/fiber-template/platform => ../platform\n",
-	"clients/go/go.mod":      "module github.com/asapjs/fiber-template/clients/go\n\ngo 1.26.0\n",
-	"platform/go.mod":        "module github.com/asapjs/fiber-template/platform\n\ngo 1.26.0\n",
-	"platform/CHANGELOG.md":  "# Changelog\n\n## Unreleased\n\n## [1.10.0] - 2027-01-01\n\n## [1.9.0]\n\n## [1.0.0]\n",
-	"platform/router/r.go":   "package router // github.com/asapjs/fiber-template/platform/router\n",
-	"tests/platform/test.go": "package platform\n",
+	"clients/go/go.mod":          "module github.com/asapjs/fiber-template/clients/go\n\ngo 1.26.0\n",
+	"platform/go.mod":            "module github.com/asapjs/fiber-template/platform\n\ngo 1.26.0\n",
+	"platform/CHANGELOG.md":      "# Changelog\n\n## Unreleased\n\n## [1.10.0] - 2027-01-01\n\n## [1.9.0]\n\n## [1.0.0]\n",
+	"platform/router/r.go":       "package router // github.com/asapjs/fiber-template/platform/router\n",
+	"tests/platform/test.go":     "package platform\n",
+	"tests/apigate/gate_test.go": "package apigate\n",
 	"app/app.go": "package app\n\nimport (\n\t\"github.com/asapjs/fiber-template/app/models\"\n" +
 		"\t\"github.com/asapjs/fiber-template/platform/router\"\n)\n\n" +
 		"// Routes on github.com/asapjs/fiber-template/platform/router, for fiber-template.\nvar _ = router.X(models.Y)\n",
@@ -38,8 +39,10 @@ var libraryTree = map[string]string{
 	"Taskfile.yml": "tasks:\n  build:\n    cmds:\n      - go build ./...\n\n" +
 		"  fuzz:\n    desc: fuzz\n    cmds:\n      - go -C platform test -fuzz F ./paging\n\n" +
 		"  mutate:\n    vars:\n      PKGS: '{{.PKGS | default \"./platform/paging ./platform/router ./app/sessions\"}}'\n\n" +
-		"  test:race:\n    cmds:\n      - go -C platform test -race ./...\n      - go test -race ./app/...\n",
-	".ci/run": "go test ./...\ngo -C platform test -race ./...\ngo test -race ./app/...\n\n" +
+		"  test:race:\n    cmds:\n      - go -C platform test -race ./...\n      - go test -race ./app/...\n\n" +
+		"  api:gate:\n    desc: the gate\n    cmds:\n      - go test -run '^TestAPIGate$' ./tests/apigate\n",
+	".ci/run": "go test ./...\n\n# The platform's Go API against its last release, by apidiff.\ngo test -count=1 -v -run '^TestAPIGate$' ./tests/apigate\n\n" +
+		"go -C platform test -race ./...\ngo test -race ./app/...\n\n" +
 		"# The fuzz targets, bounded.\nfor target in a b; do\n  go -C platform test -fuzz \"$1\"\ndone\n\necho done\n",
 	"Dockerfile": "# Dependencies first: across builds. The\n# platform is a module of its own that go.mod replaces with ./platform.\n" +
 		"COPY go.mod go.sum ./\nCOPY platform/go.mod platform/go.sum ./platform/\nRUN go mod download\n",
@@ -79,13 +82,13 @@ func TestRenameInLibraryMode(t *testing.T) {
 		"docs/upgrading.md": "Read [the changelog](https://github.com/asapjs/fiber-template/blob/main/platform/CHANGELOG.md).\n",
 		"Taskfile.yml": "tasks:\n  build:\n    cmds:\n      - go build ./...\n\n" +
 			"  mutate:\n    vars:\n      PKGS: '{{.PKGS | default \"./app/sessions\"}}'\n\n" +
-			"  test:race:\n    cmds:\n      - go test -race ./app/...\n",
-		".ci/run":    "go test ./...\ngo test -race ./app/...\n\n\necho done\n",
+			"  test:race:\n    cmds:\n      - go test -race ./app/...\n\n",
+		".ci/run":    "go test ./...\n\n\ngo test -race ./app/...\n\n\necho done\n",
 		"Dockerfile": "# Dependencies first: across builds.\nCOPY go.mod go.sum ./\nRUN go mod download\n",
 		"tests/integration/problems_walk_test.go": "package integration\n\nvar dirs = []string{\"app\", \"cmd\"}\n",
 	})
 	for name := range got {
-		if strings.HasPrefix(name, "platform/") || strings.HasPrefix(name, "tests/platform/") {
+		if strings.HasPrefix(name, "platform/") || strings.HasPrefix(name, "tests/platform/") || strings.HasPrefix(name, "tests/apigate/") {
 			t.Errorf("%s is there after rename --library", name)
 		}
 	}
@@ -97,7 +100,7 @@ func TestRenameInLibraryMode(t *testing.T) {
 	if want := []string{"bench", "."}; !slices.Equal(modules, want) {
 		t.Errorf("settled the modules %v, want %v: those that require the platform", modules, want)
 	}
-	for _, want := range []string{"in library mode", "removed platform and tests/platform (4 files)", "github.com/asapjs/fiber-template/platform v1.10.0"} {
+	for _, want := range []string{"in library mode", "removed platform, tests/platform and tests/apigate (5 files)", "github.com/asapjs/fiber-template/platform v1.10.0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rename said %q, without %q", out, want)
 		}
@@ -309,7 +312,7 @@ func TestLibraryEditsFitTheTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("libraryChange: %v", err)
 	}
-	for _, want := range []string{"platform/go.mod", "tests/platform/module_test.go"} {
+	for _, want := range []string{"platform/go.mod", "tests/platform/module_test.go", "tests/apigate/gate_test.go"} {
 		if !slices.Contains(p.change.removes, want) {
 			t.Errorf("library mode keeps %s", want)
 		}

@@ -21,7 +21,7 @@ const usage = `usage:
         vendored, the default: the service keeps a copy, MODULE/platform in platform/, which
           its go.mod replaces; you own it and may edit it, and the template's later fixes
           come by porting their diffs
-        --library: platform/ and tests/platform are removed, and go.mod requires
+        --library: platform/ and its tests (tests/platform, tests/apigate) are removed, and go.mod requires
           github.com/asapjs/fiber-template/platform at --platform-version (default the newest
           release in platform/CHANGELOG.md); upgrades come with
           go get github.com/asapjs/fiber-template/platform@vX.Y.Z, and you edit no platform code;

@@ -20,7 +20,7 @@ const libraryPath = "github.com/asapjs/fiber-template/platform"
 // repository's platform/ on a file-system GOPROXY, as the version
 // platform/CHANGELOG.md names last (v1.0.0 while it names none), renames
 // a copy of the repository with starter rename --library, and checks the
-// service as a user would: no platform/ or tests/platform, every go.mod
+// service as a user would: no platform/ or tests of it, every go.mod
 // requiring the platform's version without a replace, go build ./...
 // passing, and a resource generated into it that imports the library,
 // compiles, and whose generated test passes on PostgreSQL and SQLite.
@@ -42,7 +42,7 @@ func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
 	if !strings.Contains(out, "in library mode") || !strings.Contains(out, version) {
 		t.Errorf("rename --library said:\n%s\nwant it to name library mode and %s", out, version)
 	}
-	for _, gone := range []string{"platform", "tests/platform"} {
+	for _, gone := range []string{"platform", "tests/platform", "tests/apigate"} {
 		if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
 			t.Errorf("%s is there after rename --library (%v)", gone, err)
 		}
