@@ -106,7 +106,7 @@ var accountsEdits = []accountsEdit{
 	{"cmd/api/main.go", "//\tapi users create --email E --name N --role R\n", ""},
 	{"tests/workflow/deps_test.go", "\t\t{\"the example's accounts and sessions know no HTTP: the controllers speak it\",\n" +
 		"\t\t\t[]string{\"./app/accounts\", \"./app/sessions\"},\n" +
-		"\t\t\t[]string{\"github.com/gofiber/\", module + \"platform/router\", module + \"app/controllers\"}},\n", ""},
+		"\t\t\t[]string{\"github.com/gofiber/\", platform + \"/router\", module + \"app/controllers\"}},\n", ""},
 	{".env.example", "# docs/fleet.md. Empty: the service issues its own tokens.\nAUTH_ISSUER=\n",
 		"# docs/fleet.md. Required: this service has no accounts of its own (set\n# your issuer's URL).\nAUTH_ISSUER=https://accounts.example.com\n"},
 	{".env.example", "# Accepted aud values, comma-separated.\n",
