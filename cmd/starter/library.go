@@ -353,15 +353,19 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
+// starterTemp matches the name of a file a change keeps aside or stages.
+var starterTemp = regexp.MustCompile(`^\..*\.starter-(?:old|new)-[0-9]+$`)
+
 // filesBelow returns rel, a slash path from root, when it is a file, and
 // every file below it when it is a directory; nothing when it is missing.
+// The files an applied change keeps aside there are its own, not these.
 func filesBelow(root, rel string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(rel)), func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || starterTemp.MatchString(d.Name()) {
 			return err
 		}
 		r, err := filepath.Rel(root, p)
@@ -447,12 +451,15 @@ func (r renamer) renameLibrary(p libraryPlan, opts renameOptions, out io.Writer)
 	if err != nil {
 		return 0, undo(err)
 	}
-	var errs []error
+	// The change is made: old files that cannot be deleted are only left
+	// behind, under names Go ignores.
 	for _, s := range steps {
-		errs = append(errs, s.keep())
+		if err := s.keep(); err != nil {
+			fmt.Fprintf(out, "note: %v\n", err)
+		}
 	}
 	pruneDirs(r.root, pruned)
-	return removed, errors.Join(errs...)
+	return removed, nil
 }
 
 // accountsChange is accountsPlan as a change: the directories it removes
@@ -487,14 +494,39 @@ func settleLibrary(root string, modules []string, version string, verbose bool, 
 			mod, strings.TrimSpace(string(proxy)), err, bytes.TrimSpace(b))
 	}
 	for _, m := range modules {
-		if b, err := goIn(filepath.Join(root, filepath.FromSlash(m)), "mod", "tidy"); err != nil {
+		// A nested module (bench, tests/kubernetes) may import a package
+		// the service no longer has (--auth issuer removes the accounts
+		// example some benchmarks use): -e tidies the rest, and says what
+		// it could not resolve. The service's own module must tidy whole.
+		args := []string{"mod", "tidy"}
+		if m != "." {
+			args = append(args, "-e")
+		}
+		b, err := goIn(filepath.Join(root, filepath.FromSlash(m)), args...)
+		if err != nil {
 			return fmt.Errorf("go mod tidy in %s: %w\n%s", m, err, bytes.TrimSpace(b))
+		}
+		if problems := tidyProblems(b); problems != "" {
+			fmt.Fprintf(out, "note: go mod tidy -e in %s could not resolve everything; fix it there:\n%s\n", m, problems)
 		}
 		if verbose {
 			fmt.Fprintln(out, "tidied", filepath.ToSlash(filepath.Join(m, "go.mod")))
 		}
 	}
 	return refreshContract(root, out, verbose)
+}
+
+// tidyProblems returns the lines of go mod tidy's output that are not
+// progress (downloading, finding): what it could not resolve.
+func tidyProblems(output []byte) string {
+	var lines []string
+	for line := range strings.Lines(string(output)) {
+		if strings.HasPrefix(line, "go: downloading ") || strings.HasPrefix(line, "go: finding ") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		lines = append(lines, strings.TrimRight(line, "\n"))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // goIn runs the go command in dir with the caller's environment and

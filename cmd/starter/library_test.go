@@ -347,3 +347,35 @@ func TestMarkersHoldInEitherMode(t *testing.T) {
 		}
 	}
 }
+
+func TestTidyProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ output, want string }{
+		{"", ""},
+		{"go: downloading example.com/a v1.0.0\ngo: finding module for package example.com/b\n", ""},
+		{"go: finding module for package example.com/s/app/x\ngo: example.com/s/bench imports\n\texample.com/s/app/x: no such package\n",
+			"go: example.com/s/bench imports\n\texample.com/s/app/x: no such package"},
+	}
+	for _, tc := range tests {
+		if got := tidyProblems([]byte(tc.output)); got != tc.want {
+			t.Errorf("tidyProblems(%q) = %q, want %q", tc.output, got, tc.want)
+		}
+	}
+}
+
+// TestFilesBelowLeavesAChangesOwnFilesOut: the files a change applied
+// before keeps aside are not a later change's to remove.
+func TestFilesBelowLeavesAChangesOwnFilesOut(t *testing.T) {
+	t.Parallel()
+	root := writeTree(t, map[string]string{
+		"app/accounts/a.go": "package accounts\n", "app/accounts/.a.go.starter-old-123": "package accounts\n",
+		"app/accounts/.hidden": "kept\n",
+	})
+	got, err := filesBelow(root, "app/accounts")
+	if want := []string{"app/accounts/.hidden", "app/accounts/a.go"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("filesBelow: %v, %v; want %v", got, err, want)
+	}
+	if got, err := filesBelow(root, "app/nothing"); err != nil || len(got) != 0 {
+		t.Errorf("filesBelow of a missing directory: %v, %v; want nothing", got, err)
+	}
+}
