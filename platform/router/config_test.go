@@ -21,7 +21,7 @@ func TestConfigDefaults(t *testing.T) {
 	})
 	set := configDefault(Config{
 		Name: "orders", BodyLimit: 1, MaxLimit: 1, TokenCacheSize: 1, HealthTimeout: 1, RequestTimeout: 1,
-		RetryAfter: time.Second, ReadTimeout: 2, ReadHeaderTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP",
+		RetryAfter: time.Second, ReadTimeout: 2, ReadHeaderTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP", Realm: "orders",
 		CORS: CORS{AllowOrigins: "https://a.test", AllowHeaders: "X-A", ExposeHeaders: "X-B"},
 	})
 	tests := []struct {
@@ -41,6 +41,7 @@ func TestConfigDefaults(t *testing.T) {
 		{"WriteTimeout", zero.WriteTimeout, negative.WriteTimeout, defaultWriteTimeout, set.WriteTimeout},
 		{"IdleTimeout", zero.IdleTimeout, negative.IdleTimeout, defaultIdleTimeout, set.IdleTimeout},
 		{"ProxyHeader", zero.ProxyHeader, nil, fiber.HeaderXForwardedFor, set.ProxyHeader},
+		{"Realm", zero.Realm, nil, "api", set.Realm},
 		{"CORS.AllowOrigins", zero.CORS.AllowOrigins, nil, "*", set.CORS.AllowOrigins},
 		{"CORS.AllowHeaders", zero.CORS.AllowHeaders, nil, DefaultCORSAllowHeaders, set.CORS.AllowHeaders},
 		{"CORS.ExposeHeaders", zero.CORS.ExposeHeaders, nil, DefaultCORSExposeHeaders, set.CORS.ExposeHeaders},
