@@ -4,13 +4,13 @@ go 1.26.0
 
 require (
 	github.com/asapjs/fiber-template/bench v0.0.0
+	github.com/asapjs/fiber-template/platform v0.0.0
 	github.com/danielgtaylor/huma/v2 v2.37.2
 	github.com/gofiber/fiber/v2 v2.52.15
 )
 
 require (
 	github.com/andybalholm/brotli v1.2.0 // indirect
-	github.com/asapjs/fiber-template/platform v0.0.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
