@@ -17,11 +17,11 @@ func TestConfigDefaults(t *testing.T) {
 	zero := configDefault(Config{})
 	negative := configDefault(Config{
 		BodyLimit: -1, MaxLimit: -1, HealthTimeout: -1, RequestTimeout: -1, RetryAfter: -1,
-		ReadTimeout: -1, ReadHeaderTimeout: -1, WriteTimeout: -1, IdleTimeout: -1,
+		ReadTimeout: -1, ReadHeaderTimeout: -1, WriteTimeout: -1, IdleTimeout: -1, IdempotencyTTL: -1,
 	})
 	set := configDefault(Config{
 		Name: "orders", BodyLimit: 1, MaxLimit: 1, TokenCacheSize: 1, HealthTimeout: 1, RequestTimeout: 1,
-		RetryAfter: time.Second, ReadTimeout: 2, ReadHeaderTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP", Realm: "orders",
+		RetryAfter: time.Second, ReadTimeout: 2, ReadHeaderTimeout: 1, WriteTimeout: 1, IdleTimeout: 1, ProxyHeader: "X-Real-IP", Realm: "orders", IdempotencyTTL: time.Minute,
 		CORS: CORS{AllowOrigins: "https://a.test", AllowHeaders: "X-A", ExposeHeaders: "X-B"},
 	})
 	tests := []struct {
@@ -42,6 +42,7 @@ func TestConfigDefaults(t *testing.T) {
 		{"IdleTimeout", zero.IdleTimeout, negative.IdleTimeout, defaultIdleTimeout, set.IdleTimeout},
 		{"ProxyHeader", zero.ProxyHeader, nil, fiber.HeaderXForwardedFor, set.ProxyHeader},
 		{"Realm", zero.Realm, nil, "api", set.Realm},
+		{"IdempotencyTTL", zero.IdempotencyTTL, negative.IdempotencyTTL, defaultIdempotencyTTL, set.IdempotencyTTL},
 		{"CORS.AllowOrigins", zero.CORS.AllowOrigins, nil, "*", set.CORS.AllowOrigins},
 		{"CORS.AllowHeaders", zero.CORS.AllowHeaders, nil, DefaultCORSAllowHeaders, set.CORS.AllowHeaders},
 		{"CORS.ExposeHeaders", zero.CORS.ExposeHeaders, nil, DefaultCORSExposeHeaders, set.CORS.ExposeHeaders},
