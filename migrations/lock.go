@@ -2,6 +2,7 @@ package migrations
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -98,6 +99,10 @@ func advisoryLock(ctx context.Context, db *bun.DB, o options, wait bool) (releas
 		return nil, fmt.Errorf("migration lock: connect: %w", err)
 	}
 	if err := acquire(ctx, db, conn, o, wait); err != nil {
+		// Discarded, not put back in the pool: a wait cut short by its
+		// timeout sent PostgreSQL a cancel request, which could still
+		// land on the next statement a reused connection runs.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		_ = conn.Close()
 		return nil, err
 	}

@@ -19,26 +19,41 @@ func TestAnAnswerBeforeTheBodyReachesTheClient(t *testing.T) {
 	t.Parallel()
 	base := streamRouter(t)
 	const size = 16 << 20 // over the limit, and far past what the sockets' buffers hold
-	for i := range 3 {
-		t.Run(fmt.Sprint("attempt ", i+1), func(t *testing.T) {
-			conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-			head := fmt.Sprintf("POST /api/uploads HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", size)
-			if _, err := conn.Write(append([]byte(head), make([]byte, size)...)); err != nil {
-				t.Fatalf("the connection was reset while the body was sent: %v", err)
-			}
-			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-			if err != nil {
-				t.Fatalf("no answer after the body was sent: %v", err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusRequestEntityTooLarge {
-				t.Fatalf("status %d, want 413", resp.StatusCode)
-			}
-		})
+	// A server that closes on the unread body resets every attempt; one
+	// that lingers lets the client finish, unless a loaded machine keeps
+	// it from draining 16 MiB within its linger time: so each of a few
+	// attempts may fail, but not all.
+	var failures []string
+	for range 5 {
+		err := sendWholeThenRead(base, size)
+		if err == nil {
+			return
+		}
+		failures = append(failures, err.Error())
 	}
+	t.Fatalf("every attempt failed:\n%s", strings.Join(failures, "\n"))
+}
+
+// sendWholeThenRead sends a POST of size bytes whole, then reads the
+// answer, which must be a 413.
+func sendWholeThenRead(base string, size int) error {
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	head := fmt.Sprintf("POST /api/uploads HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", size)
+	if _, err := conn.Write(append([]byte(head), make([]byte, size)...)); err != nil {
+		return fmt.Errorf("the connection was reset while the body was sent: %w", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return fmt.Errorf("no answer after the body was sent: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		return fmt.Errorf("status %d, want 413", resp.StatusCode)
+	}
+	return nil
 }
