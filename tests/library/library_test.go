@@ -30,6 +30,7 @@ func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a generated service; skipped with -short")
 	}
+	needsLibraryMode(t)
 	onlyInTheTemplate(t)
 	t.Parallel()
 	dir := testkit.CopyWorkTree(t)

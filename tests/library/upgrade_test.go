@@ -35,6 +35,7 @@ func TestUpgradePlatformInALibraryService(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a generated service twice; skipped with -short")
 	}
+	needsLibraryMode(t)
 	onlyInTheTemplate(t)
 	t.Parallel()
 	start := time.Now()
