@@ -27,11 +27,7 @@ const libraryPath = "github.com/asapjs/fiber-template/platform"
 // Nothing leaves the machine: the proxy serves the platform, the module
 // cache's download directory everything else.
 func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests a generated service; skipped with -short")
-	}
 	needsLibraryMode(t)
-	onlyInTheTemplate(t)
 	t.Parallel()
 	dir := testkit.CopyWorkTree(t)
 	version := newestRelease(t, filepath.Join(dir, "platform", "CHANGELOG.md"))

@@ -15,11 +15,16 @@ import (
 // longer -timeout, as it does FRESH_CLONE and FOLLOW_README.
 const libraryModeEnv = "LIBRARY_MODE"
 
-// needsLibraryMode skips t, saying how to run it, unless libraryModeEnv
-// is set.
+// needsLibraryMode skips t, saying why: with -short, unless
+// libraryModeEnv is set (and how to set it), and outside the template
+// (onlyInTheTemplate).
 func needsLibraryMode(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and tests generated services; skipped with -short")
+	}
 	if os.Getenv(libraryModeEnv) == "" {
 		testkit.Skip(t, "makes and tests services in library mode, minutes each: set "+libraryModeEnv+"=1 (.ci/run does, with -timeout 30m)")
 	}
+	onlyInTheTemplate(t)
 }

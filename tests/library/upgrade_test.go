@@ -32,11 +32,7 @@ var otherModules = []string{"bench", "bench/huma", "tests/kubernetes"}
 // (go test vets them), and the generated resource's test on PostgreSQL
 // and SQLite.
 func TestUpgradePlatformInALibraryService(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and tests a generated service twice; skipped with -short")
-	}
 	needsLibraryMode(t)
-	onlyInTheTemplate(t)
 	t.Parallel()
 	start := time.Now()
 	step := func(what string) {
