@@ -17,6 +17,8 @@ import (
 
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/semver"
+
+	"github.com/asapjs/fiber-template/internal/changelog"
 )
 
 // A service comes with the platform one of two ways. In vendored mode, the
@@ -30,10 +32,6 @@ import (
 
 // platformModule is the module path of the platform as a library.
 const platformModule = upstreamModule + "/platform"
-
-// firstRelease is the version library mode requires when the platform's
-// changelog names no release yet.
-const firstRelease = "v1.0.0"
 
 // libraryDirs are the directories, by slash path from the root, that only
 // a service with its own copy of the platform has: the copy, the package
@@ -83,26 +81,9 @@ var libraryEdits = []libraryEdit{
 // platform/, which library mode points at the template's repository.
 var docsPlatformLink = regexp.MustCompile(`\]\(\.\./platform/`)
 
-// releaseHeading is a release's heading in a Keep a Changelog file:
-// "## [1.2.0] - 2026-12-01".
-var releaseHeading = regexp.MustCompile(`(?m)^## \[v?([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)\]`)
-
-// newestRelease returns the highest version among the release headings of
-// a changelog, as vX.Y.Z, and whether it has one.
-func newestRelease(changelog []byte) (string, bool) {
-	newest := ""
-	for _, m := range releaseHeading.FindAllSubmatch(changelog, -1) {
-		v := "v" + string(m[1])
-		if semver.IsValid(v) && (newest == "" || semver.Compare(v, newest) > 0) {
-			newest = v
-		}
-	}
-	return newest, newest != ""
-}
-
 // libraryVersion is the version of the platform a rename in library mode
 // requires: the one given (--platform-version), else the newest release
-// in platform/CHANGELOG.md (firstRelease while it has none), else, in a
+// in platform/CHANGELOG.md (changelog.FirstRelease while it has none), else, in a
 // service without platform/, the one its go.mod requires already.
 func libraryVersion(root, given string) (string, error) {
 	if given != "" {
@@ -118,10 +99,7 @@ func libraryVersion(root, given string) (string, error) {
 	name := filepath.Join(root, "platform", "CHANGELOG.md")
 	data, err := os.ReadFile(name)
 	if err == nil {
-		if v, ok := newestRelease(data); ok {
-			return v, nil
-		}
-		return firstRelease, nil
+		return changelog.NewestOrFirst(data), nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("read the platform's release from %s: %w", name, err)

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/asapjs/fiber-template/internal/changelog"
 )
 
 // libraryTree is a small copy of the template, named shop, with what
@@ -230,7 +232,7 @@ func TestLibraryVersion(t *testing.T) {
 		{"a version given short", nil, "v1.4", "", "want a version such as v1.0.0"},
 		{"a version given that is none", nil, "latest", "", "want a version such as v1.0.0"},
 		{"the newest heading, by version not by place", map[string]string{"platform/CHANGELOG.md": "## Unreleased\n\n## [1.9.0]\n\n## [1.10.0] - 2027-01-01\n\n## [1.2.0]\n"}, "", "v1.10.0", ""},
-		{"no release yet", map[string]string{"platform/CHANGELOG.md": "# Changelog\n\n## Unreleased\n\n- a change\n"}, "", firstRelease, ""},
+		{"no release yet", map[string]string{"platform/CHANGELOG.md": "# Changelog\n\n## Unreleased\n\n- a change\n"}, "", changelog.FirstRelease, ""},
 		{"no changelog: the version go.mod requires", map[string]string{"go.mod": required}, "", "v1.3.0", ""},
 		{"no changelog and no requirement", map[string]string{"go.mod": "module example.com/shop\n"}, "", "", "give one with --platform-version"},
 	}
@@ -310,7 +312,7 @@ func TestLibraryEditsFitTheTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := renamer{root: root, oldPath: oldPath, newPath: "example.com/shop", library: true, version: firstRelease,
+	r := renamer{root: root, oldPath: oldPath, newPath: "example.com/shop", library: true, version: changelog.FirstRelease,
 		platformRef: platformRefOf(oldPath)}
 	p, err := r.libraryChange(nil)
 	if err != nil {

@@ -1,11 +1,10 @@
 package apigate
 
 import (
-	"cmp"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/asapjs/fiber-template/internal/changelog"
 )
 
 // version is a release's semantic version.
@@ -13,14 +12,7 @@ type version struct{ major, minor, patch int }
 
 func (v version) String() string { return fmt.Sprintf("v%d.%d.%d", v.major, v.minor, v.patch) }
 
-func (v version) compare(o version) int {
-	return cmp.Or(cmp.Compare(v.major, o.major), cmp.Compare(v.minor, o.minor), cmp.Compare(v.patch, o.patch))
-}
-
 var (
-	// releaseHeading matches a release's heading in Keep a Changelog's
-	// form, "## [1.2.3] - 2026-11-27".
-	releaseHeading = regexp.MustCompile(`^## \[v?(\d+)\.(\d+)\.(\d+)[^\]]*\]`)
 	// incompatibleKinds are the subsections of a section that write down
 	// an incompatible change.
 	incompatibleKinds = []string{"### Changed (incompatible)", "### Removed"}
@@ -28,23 +20,16 @@ var (
 
 // released returns the newest version platform/CHANGELOG.md has a heading
 // for, and false when it has none: the platform is not released yet.
-func released(changelog string) (version, bool) {
-	var newest version
-	found := false
-	for line := range strings.Lines(changelog) {
-		m := releaseHeading.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		var v version
-		v.major, _ = strconv.Atoi(m[1])
-		v.minor, _ = strconv.Atoi(m[2])
-		v.patch, _ = strconv.Atoi(m[3])
-		if !found || v.compare(newest) > 0 {
-			newest, found = v, true
-		}
+func released(text string) (version, bool) {
+	newest, ok := changelog.Newest([]byte(text))
+	if !ok {
+		return version{}, false
 	}
-	return newest, found
+	var v version
+	if _, err := fmt.Sscanf(newest, "v%d.%d.%d", &v.major, &v.minor, &v.patch); err != nil {
+		panic(fmt.Sprintf("changelog.Newest gave %q, not a vX.Y.Z", newest))
+	}
+	return v, true
 }
 
 // sections splits a changelog into its "## " sections: each heading line

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/asapjs/fiber-template/internal/changelog"
 	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
@@ -71,19 +72,15 @@ func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
 	}
 }
 
-// newestRelease is the version of the newest release heading ("## [1.2.0]")
-// of the changelog at name, as vX.Y.Z; v1.0.0 when it has none.
+// newestRelease is the version rename --library requires by default: the
+// newest release heading of the changelog at name, v1.0.0 while it has none.
 func newestRelease(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Keep a Changelog lists the newest release first.
-	if m := regexp.MustCompile(`(?m)^## \[v?([0-9]+\.[0-9]+\.[0-9]+)\]`).FindSubmatch(data); m != nil {
-		return "v" + string(m[1])
-	}
-	return "v1.0.0"
+	return changelog.NewestOrFirst(data)
 }
 
 // requiresLibrary fails t unless the go.mod in dir requires the platform
