@@ -6,12 +6,14 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/mod/modfile"
 
+	"github.com/asapjs/fiber-template/internal/changelog"
 	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
@@ -20,17 +22,27 @@ import (
 // a shell: .ci/run sets it in a step of its own, as it does FRESH_CLONE.
 const followREADME = "FOLLOW_README"
 
-// startHeading is the README section whose ```sh block a newcomer follows
-// to start a service.
+// startHeading is the README section whose ```sh blocks a newcomer follows
+// to start a service: the first with the platform vendored, the second
+// with it a library (rename --library).
 const startHeading = "## Start a new service"
 
+// libraryFlag is the starter rename's switch that makes the platform a
+// library: the block whose rename has it is the library block.
+const libraryFlag = "--library"
+
 // TestReadmeStartsANewService follows the README's "Start a new service"
-// block to the letter, as a newcomer does on a fresh clone: each line
+// blocks to the letter, as a newcomer does on a fresh clone: each line
 // through sh -c, and again through zsh -c, in a copy of the repository
 // (the clone line's git clone copies the work tree instead, to the
 // directory it names; its cd is honoured), with CI unset, so that the
 // block's own go test ./... runs as on a newcomer's machine. It must pass
-// in both shells.
+// in both shells, for the vendored block (subtests "in sh", "in zsh") and
+// for the library block ("library in sh", "library in zsh"; one alone:
+// -run 'TestReadmeStartsANewService/^library_in_sh$'). The template's
+// platform is on no public proxy from here: the library block runs with a
+// file GOPROXY that serves the copy's platform/ as the version rename asks
+// for.
 func TestReadmeStartsANewService(t *testing.T) {
 	onlyInTheTemplate(t)
 	if os.Getenv(insideFreshClone) != "" {
@@ -46,14 +58,24 @@ func TestReadmeStartsANewService(t *testing.T) {
 	if os.Getenv(followREADME) == "" {
 		testkit.Skip(t, "runs the README's Start a new service block, go test ./... included, in copies of the repository: set "+followREADME+"=1 (.ci/run does)")
 	}
-	lines := readmeStartBlock(t)
-	for _, shell := range []struct{ name, install string }{
+	blocks := readmeStartBlocks(t)
+	shells := []struct{ name, install string }{
 		{"sh", "install a POSIX shell as sh (Debian: dash)"},
 		{"zsh", "install zsh (Debian: zsh), the shell that refuses unquoted ? and ( in arguments"},
+	}
+	for _, mode := range []struct {
+		prefix  string
+		lines   []string
+		library bool
+	}{
+		{"", blocks.vendored, false},
+		{"library ", blocks.library, true},
 	} {
-		t.Run("in "+shell.name, func(t *testing.T) {
-			followBlock(t, testkit.LookPath(t, shell.install, shell.name), lines)
-		})
+		for _, shell := range shells {
+			t.Run(mode.prefix+"in "+shell.name, func(t *testing.T) {
+				followBlock(t, testkit.LookPath(t, shell.install, shell.name), mode.lines, mode.library)
+			})
+		}
 	}
 }
 
@@ -65,7 +87,8 @@ func TestReadmeStartsANewService(t *testing.T) {
 func TestReadmeStartBlockQuotesItsArguments(t *testing.T) {
 	onlyInTheTemplate(t)
 	t.Parallel()
-	for _, line := range readmeStartBlock(t) {
+	blocks := readmeStartBlocks(t)
+	for _, line := range slices.Concat(blocks.vendored, blocks.library) {
 		for _, word := range unquotedSpecials(line) {
 			t.Errorf("the README runs %q with %s unquoted: quote it ('…')", line, word)
 		}
@@ -94,45 +117,106 @@ func TestUnquotedSpecials(t *testing.T) {
 	}
 }
 
-// readmeStartBlock returns the command lines of the README's first ```sh
-// block after startHeading.
-func readmeStartBlock(t *testing.T) []string {
+// startBlocks are the command lines of the README's two "Start a new
+// service" blocks.
+type startBlocks struct {
+	vendored []string // the block whose rename keeps the platform a copy
+	library  []string // the block whose rename is rename --library
+}
+
+// readmeStartBlocks returns the README's ```sh blocks under startHeading,
+// up to the next section: exactly two, one whose starter rename has
+// --library and one whose has not, in either order.
+func readmeStartBlocks(t *testing.T) startBlocks {
 	t.Helper()
-	var lines []string
-	state := 0 // 0: before the heading, 1: before the block, 2: in it
-	sc := bufio.NewScanner(strings.NewReader(readFile(t, "README.md")))
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case state == 0 && strings.TrimSpace(line) == startHeading:
-			state = 1
-		case state == 1 && strings.HasPrefix(line, "## "):
-			t.Fatalf("README.md: the section %q has no ```sh block", startHeading)
-		case state == 1 && strings.TrimSpace(line) == "```sh":
-			state = 2
-		case state == 2 && strings.TrimSpace(line) == "```":
-			if len(lines) == 0 {
-				t.Fatalf("README.md: the ```sh block of %q is empty", startHeading)
+	blocks := shBlocks(t, readFile(t, "README.md"), startHeading)
+	var b startBlocks
+	for i, lines := range blocks {
+		renames := 0
+		library := false
+		for _, line := range lines {
+			if strings.Contains(line, "starter rename") {
+				renames++
+				library = slices.ContainsFunc(strings.Fields(line), func(f string) bool {
+					return f == libraryFlag || strings.HasPrefix(f, libraryFlag+"=")
+				})
 			}
-			return lines
-		case state == 2 && strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#"):
-			lines = append(lines, strings.TrimSpace(line))
+		}
+		switch {
+		case renames != 1:
+			t.Fatalf("README.md: the ```sh block %d of %q runs starter rename %d times, want once:\n%s", i+1, startHeading, renames, strings.Join(lines, "\n"))
+		case library && b.library != nil, !library && b.vendored != nil:
+			t.Fatalf("README.md: %q has two ```sh blocks whose rename is alike (--library: %t)", startHeading, library)
+		case library:
+			b.library = lines
+		default:
+			b.vendored = lines
 		}
 	}
-	t.Fatalf("README.md: found no ```sh block under %q", startHeading)
-	return nil
+	if b.vendored == nil || b.library == nil {
+		t.Fatalf("README.md: %q needs a ```sh block with starter rename and one with starter rename %s; it has %d blocks", startHeading, libraryFlag, len(blocks))
+	}
+	return b
+}
+
+// shBlocks returns the command lines (blank lines and comments left out)
+// of each ```sh block of the markdown text's section under heading, which
+// ends at the next "## " heading.
+func shBlocks(t *testing.T, text, heading string) [][]string {
+	t.Helper()
+	var blocks [][]string
+	var lines []string
+	state := 0 // 0: before the heading, 1: in the section, 2: in a block
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case state == 0:
+			if line == heading {
+				state = 1
+			}
+		case state == 1 && strings.HasPrefix(line, "## "):
+			return blocks
+		case state == 1 && line == "```sh":
+			state, lines = 2, nil
+		case state == 2 && line == "```":
+			if len(lines) == 0 {
+				t.Fatalf("README.md: a ```sh block of %q is empty", heading)
+			}
+			blocks, state = append(blocks, lines), 1
+		case state == 2 && line != "" && !strings.HasPrefix(line, "#"):
+			lines = append(lines, line)
+		}
+	}
+	if state == 0 {
+		t.Fatalf("README.md: found no section %q", heading)
+	}
+	if state == 2 {
+		t.Fatalf("README.md: a ```sh block of %q is not closed", heading)
+	}
+	return blocks
 }
 
 // followBlock runs the block's lines in order in a new directory, each
 // through shell -c in the directory the lines before it left it in. A
 // line of git clone and cd commands joined by && is followed here: the
 // clone of the template becomes a copy of the work tree at the clone's
-// target, and cd changes the directory of the lines after it.
-func followBlock(t *testing.T, shell string, lines []string) {
+// target, and cd changes the directory of the lines after it. For the
+// library block, the copy's platform/ is published on a file GOPROXY as
+// the version rename --library asks for, and every line runs with the
+// proxy's environment.
+func followBlock(t *testing.T, shell string, lines []string, library bool) {
 	t.Helper()
 	dir := t.TempDir()
 	env := newcomerEnv()
 	upstream := "https://" + templateModule(t) + ".git"
+	platform := templateModule(t) + "/platform"
+	var proxy *testkit.ModuleProxy
+	version := ""
+	if library {
+		proxy = testkit.NewModuleProxy(t)
+		env = append(env, proxy.Env()...)
+	}
 	for _, line := range lines {
 		start := time.Now()
 		if strings.Contains(line, "git clone") || strings.HasPrefix(line, "cd ") {
@@ -149,6 +233,10 @@ func followBlock(t *testing.T, shell string, lines []string) {
 					}
 					if err := os.Rename(copyWorkTree(t), filepath.Join(dir, target)); err != nil {
 						t.Fatal(err)
+					}
+					if library {
+						version = platformRelease(t, filepath.Join(dir, target, "platform", "CHANGELOG.md"))
+						proxy.Add(t, platform, version, filepath.Join(dir, target, "platform"))
 					}
 				case len(f) == 2 && f[0] == "cd":
 					dir = filepath.Join(dir, f[1])
@@ -189,6 +277,38 @@ func followBlock(t *testing.T, shell string, lines []string) {
 	if !generated {
 		t.Error("the README's block generated no resource")
 	}
+	if library {
+		followedLibrary(t, dir, proxy.Env(), platform, version)
+	}
+}
+
+// followedLibrary fails t unless the service in dir is one on the
+// platform as a library: no platform/ of its own, and the go command,
+// with env, resolving the platform to version from the proxy, not to a
+// replacement.
+func followedLibrary(t *testing.T, dir string, env []string, platform, version string) {
+	t.Helper()
+	if version == "" {
+		t.Fatal("the README's library block cloned no template, so no platform was published")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "platform")); !os.IsNotExist(err) {
+		t.Errorf("the README's library block left a platform/ in the service (%v)", err)
+	}
+	got := strings.TrimSpace(testkit.Go(t, dir, env, "list", "-m", "-f", "{{.Version}}{{with .Replace}} => {{.Path}}{{end}}", platform))
+	if got != version {
+		t.Errorf("after the README's library block, the service's %s is %q, want %s as required from the proxy", platform, got, version)
+	}
+}
+
+// platformRelease is the version starter rename --library requires when
+// given none: the newest release of the platform's changelog at name.
+func platformRelease(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("the clone has no platform changelog to read the platform's release from: %v", err)
+	}
+	return changelog.NewestOrFirst(data)
 }
 
 // newcomerEnv is this process's environment as a newcomer's shell has
