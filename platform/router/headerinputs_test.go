@@ -38,6 +38,7 @@ func TestTheHandlerReadsTheIdempotencyKeyTheBinderRead(t *testing.T) {
 		// The edges of printable ASCII: a space inside, and ~.
 		{"a key~with ~ and spaces", "<a key~with ~ and spaces>"},
 		{`"\"starts escaped"`, `<"starts escaped>`},
+		{`"a \\ backslash"`, `<a \ backslash>`},
 	} {
 		req := httptest.NewRequest(http.MethodPost, "/things", strings.NewReader(`{"name":"a"}`))
 		req.Header.Set("Content-Type", "application/json")

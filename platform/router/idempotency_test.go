@@ -277,6 +277,9 @@ func TestMalformedIdempotencyKeys(t *testing.T) {
 		{"an empty string", []string{`""`}},
 		{"sent twice", []string{"k1", "k2"}},
 		{"unterminated", []string{`"k`}},
+		{"ending in its escape", []string{`"k\`}},
+		{"escaping a letter", []string{`"k\x"`}},
+		{"with text after its string", []string{`"k"x`}},
 		{"over the length", []string{strings.Repeat("k", 256)}},
 		{"not ASCII", []string{"caf\u00e9"}},
 	} {
