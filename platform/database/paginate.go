@@ -29,6 +29,15 @@ import (
 // cursor. A cursor that is not valid, or that was issued for another query
 // (other filters), is one of the cursor errors of package paging, which the
 // router answers with a 400.
+//
+// On PostgreSQL the page's rows are read through pgx, on a connection of
+// the database's pool, each column decoded into the field its bun tag
+// names, with no database/sql driver.Value between: the same rows as
+// Bun's, in about a third of the allocations. A read goes through Bun
+// instead on a database with read replicas or with a query hook other
+// than Trace's, for a query made on a transaction or a connection of its
+// own, and for a model with a scan hook or a field Bun reads its own way
+// (json, arrays, a sql.Scanner, uint64).
 func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, opts ...Option) (paging.Page[T], error) {
 	cfg := pageConfig{countAge: DefaultCountMaxAge}
 	for _, o := range opts {
@@ -53,7 +62,8 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 	case len(cfg.sort) > 0:
 		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
-	if err := pg.scan(ctx); err != nil {
+	direct := func(ctx context.Context) (bool, error) { return readDirect(ctx, pg.c.db, pg.page, &items) }
+	if err := pg.scan(ctx, direct); err != nil {
 		return paging.Page[T]{}, err
 	}
 	if len(items) == 0 {
@@ -134,10 +144,11 @@ func (pg *pagination) seek(ks *keyset, digest string) error {
 }
 
 // scan fetches the page, one row more than its limit so that has_next is
-// exact. On PostgreSQL the count runs beside the page, on a connection of
-// its own, unless a cursor brought one: a list that needs both waits for
-// the slower, not for their sum. SQLite has one connection.
-func (pg *pagination) scan(ctx context.Context) error {
+// exact: with direct (readDirect) where it reads the page, else with Bun.
+// On PostgreSQL the count runs beside the page, on a connection of its
+// own, unless a cursor brought one: a list that needs both waits for the
+// slower, not for their sum. SQLite has one connection.
+func (pg *pagination) scan(ctx context.Context, direct func(context.Context) (bool, error)) error {
 	pg.page = pg.page.Limit(int64(pg.p.Limit) + 1)
 	if !pg.byCursor {
 		pg.page = pg.page.Offset(int64(pg.p.Offset()))
@@ -149,7 +160,11 @@ func (pg *pagination) scan(ctx context.Context) error {
 		pg.pending = make(chan tally, 1)
 		go func() { pg.pending <- pg.c.tally(ctx, pg.cfg.count) }()
 	}
-	if err := pg.page.Scan(ctx); err != nil {
+	read, err := direct(ctx)
+	if !read {
+		err = pg.page.Scan(ctx)
+	}
+	if err != nil {
 		pg.drain()
 		return fmt.Errorf("paginate: %w", err)
 	}

@@ -60,6 +60,17 @@ func serverSpans(spans tracetest.SpanStubs) tracetest.SpanStubs {
 }
 
 // hasAttribute tells whether s has the attribute key.
+// attributeOf is the value of the span's attribute key as text, "" when
+// it has none.
+func attributeOf(s tracetest.SpanStub, key attribute.Key) string {
+	for _, kv := range s.Attributes {
+		if kv.Key == key {
+			return kv.Value.String()
+		}
+	}
+	return ""
+}
+
 func hasAttribute(s tracetest.SpanStub, key attribute.Key) bool {
 	for _, kv := range s.Attributes {
 		if kv.Key == key {
