@@ -42,9 +42,9 @@ var errNotDirect = errors.New("not a direct read")
 //     query hooks but Trace's, and q runs on db's pool, not on a
 //     transaction or a connection of its own;
 //   - T has no scan hooks, and every field Bun would fill is a string,
-//     bool, integer, float or time.Time, or a pointer to one, of a kind
-//     Bun reads itself (no json, array, hstore or msgpack option, no
-//     sql.Scanner of its own);
+//     bool, integer, float, time.Time or bun.NullTime, or a pointer to
+//     one, of a kind Bun reads itself (no json, array, hstore or msgpack
+//     option, no sql.Scanner of its own);
 //   - every column of the result is such a field of T.
 //
 // On a database Trace traces, a read whose context carries a span is
@@ -195,11 +195,11 @@ func (c *directColumn) init(f *schema.Field, oid uint32) any {
 	c.field = f
 	var holder any
 	switch t := f.IndirectType; {
-	case t == timeType && oid == pgtype.TimestampOID:
+	case isTime(t) && oid == pgtype.TimestampOID:
 		c.kind, c.valid, holder = columnTimestamp, &c.ts.Valid, &c.ts
-	case t == timeType && oid == pgtype.DateOID:
+	case isTime(t) && oid == pgtype.DateOID:
 		c.kind, c.valid, holder = columnDate, &c.date.Valid, &c.date
-	case t == timeType:
+	case isTime(t):
 		c.kind, c.valid, holder = columnTimestamptz, &c.tstz.Valid, &c.tstz
 	case t.Kind() == reflect.String:
 		c.kind, c.valid, holder = columnText, &c.text.Valid, &c.text
@@ -227,11 +227,11 @@ func (c *directColumn) set(row reflect.Value) {
 	}
 	switch c.kind {
 	case columnTimestamptz:
-		*fv.Addr().Interface().(*time.Time) = c.tstz.Time
+		*timeAt(fv) = c.tstz.Time
 	case columnTimestamp:
-		*fv.Addr().Interface().(*time.Time) = c.ts.Time
+		*timeAt(fv) = c.ts.Time
 	case columnDate:
-		*fv.Addr().Interface().(*time.Time) = c.date.Time
+		*timeAt(fv) = c.date.Time
 	case columnText:
 		fv.SetString(c.text.String)
 	case columnBool:
@@ -248,9 +248,22 @@ func (c *directColumn) set(row reflect.Value) {
 }
 
 var (
-	timeType    = reflect.TypeFor[time.Time]()
-	scannerType = reflect.TypeFor[sql.Scanner]()
+	timeType     = reflect.TypeFor[time.Time]()
+	nullTimeType = reflect.TypeFor[bun.NullTime]()
+	scannerType  = reflect.TypeFor[sql.Scanner]()
 )
+
+// isTime reports whether a field of type t holds a time: time.Time, or
+// bun.NullTime, which Bun reads as one (the zero time for NULL).
+func isTime(t reflect.Type) bool { return t == timeType || t == nullTimeType }
+
+// timeAt is the time.Time of fv, a time field.
+func timeAt(fv reflect.Value) *time.Time {
+	if fv.Type() == nullTimeType {
+		return &fv.Addr().Interface().(*bun.NullTime).Time
+	}
+	return fv.Addr().Interface().(*time.Time)
+}
 
 // directModel reports whether Bun reads every field of T's table the way
 // directColumn does, and T has no hook to run on a scanned row.
@@ -283,7 +296,7 @@ func directField(f *schema.Field) bool {
 	if t != f.StructField.Type && f.StructField.Type != reflect.PointerTo(t) {
 		return false // a pointer to a pointer, say
 	}
-	if t == timeType {
+	if isTime(t) {
 		return true
 	}
 	if reflect.PointerTo(t).Implements(scannerType) {

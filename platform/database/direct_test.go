@@ -63,6 +63,7 @@ func TestDirectModels(t *testing.T) {
 		Score float32
 		On    *bool
 		Small uint16
+		Ended bun.NullTime
 	}
 	type withMap struct {
 		ID   int64

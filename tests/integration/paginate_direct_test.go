@@ -25,23 +25,24 @@ type kindOf string
 // NULL in a bare field included (Bun reads it as the zero value).
 type everyKind struct {
 	bun.BaseModel `bun:"table:every_kinds"`
-	ID            int64      `bun:"id,pk"`
-	Text          string     `bun:"text"`
-	NullText      string     `bun:"null_text,nullzero"`
-	OptText       *string    `bun:"opt_text"`
-	Kind          kindOf     `bun:"kind"`
-	Small         int16      `bun:"small"`
-	Int           int32      `bun:"int"`
-	OptInt        *int64     `bun:"opt_int"`
-	Byte          uint8      `bun:"byte"`
-	Flag          bool       `bun:"flag"`
-	OptFlag       *bool      `bun:"opt_flag"`
-	Ratio         float64    `bun:"ratio"`
-	Real          float32    `bun:"real"`
-	At            time.Time  `bun:"at"`
-	OptAt         *time.Time `bun:"opt_at"`
-	Local         time.Time  `bun:"local"`
-	Day           time.Time  `bun:"day"`
+	ID            int64        `bun:"id,pk"`
+	Text          string       `bun:"text"`
+	NullText      string       `bun:"null_text,nullzero"`
+	OptText       *string      `bun:"opt_text"`
+	Kind          kindOf       `bun:"kind"`
+	Small         int16        `bun:"small"`
+	Int           int32        `bun:"int"`
+	OptInt        *int64       `bun:"opt_int"`
+	Byte          uint8        `bun:"byte"`
+	Flag          bool         `bun:"flag"`
+	OptFlag       *bool        `bun:"opt_flag"`
+	Ratio         float64      `bun:"ratio"`
+	Real          float32      `bun:"real"`
+	At            time.Time    `bun:"at"`
+	OptAt         *time.Time   `bun:"opt_at"`
+	Local         time.Time    `bun:"local"`
+	Day           time.Time    `bun:"day"`
+	Ended         bun.NullTime `bun:"ended"`
 }
 
 // withJSON is a model with a field Bun reads itself (a json option).
@@ -109,7 +110,7 @@ func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer func() { _ = tx.Rollback() }()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO every_kinds SELECT 1000, 'in the transaction', NULL, NULL, 'paid', 1, 1, NULL, 1, true, NULL, 1, 1, now(), NULL, now(), current_date FROM every_kinds LIMIT 1`); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO every_kinds SELECT 1000, 'in the transaction', NULL, NULL, 'paid', 1, 1, NULL, 1, true, NULL, 1, 1, now(), NULL, now(), current_date, NULL, NULL FROM every_kinds LIMIT 1`); err != nil {
 			t.Fatal(err)
 		}
 		page, err := database.Paginate[everyKind](ctx, tx.NewSelect().Where("id = 1000"), paging.Paging{Limit: 5})
@@ -172,7 +173,7 @@ func everyKindsDB(t *testing.T, ctx context.Context) *bun.DB {
 			small smallint NOT NULL, int integer NOT NULL, opt_int bigint, byte smallint NOT NULL,
 			flag boolean NOT NULL, opt_flag boolean, ratio double precision NOT NULL, real real NOT NULL,
 			at timestamptz NOT NULL, opt_at timestamptz, local timestamp NOT NULL, day date NOT NULL,
-			tags jsonb)`,
+			ended timestamptz, tags jsonb)`,
 		`INSERT INTO every_kinds
 		 SELECT g, 'text ' || g, CASE WHEN g % 2 = 0 THEN 'n' || g END, CASE WHEN g % 3 = 0 THEN 'o' || g END,
 		        (ARRAY['pending','paid','shipped'])[1 + g % 3], g, g * 1000, CASE WHEN g % 2 = 1 THEN g * 100000000000 END, g % 256,
@@ -180,6 +181,7 @@ func everyKindsDB(t *testing.T, ctx context.Context) *bun.DB {
 		        timestamptz '2026-11-27 10:00:00.123456+01' + g * interval '1 hour',
 		        CASE WHEN g % 5 <> 0 THEN timestamptz '2020-02-29 23:59:59+00' + g * interval '1 day' END,
 		        timestamp '2026-01-01 00:00:00' + g * interval '1 minute', date '2026-03-01' + g,
+		        CASE WHEN g % 3 = 1 THEN timestamptz '2026-06-01 12:00:00+02' + g * interval '1 second' END,
 		        jsonb_build_object('n', g::text)
 		 FROM generate_series(1, 60) AS g`,
 	} {
