@@ -319,11 +319,11 @@ func directField(f *schema.Field) bool {
 // read by reflection, and when that fails to find them (another Bun), it
 // is not a pool read.
 func bunPoolRead(db *bun.DB, q *bun.SelectQuery) (pool, traced bool) {
-	dbv := reflect.ValueOf(db).Elem()
-	resolver, hooks := dbv.FieldByName("resolver"), dbv.FieldByName("queryHooks")
-	conn := reflect.ValueOf(q).Elem().FieldByName("conn")
-	if resolver.Kind() != reflect.Interface || conn.Kind() != reflect.Interface || hooks.Kind() != reflect.Slice ||
-		!resolver.IsNil() || !conn.IsNil() {
+	resolver, err1 := reflect.ValueOf(db).Elem().FieldByIndexErr(dbResolver)
+	hooks, err2 := reflect.ValueOf(db).Elem().FieldByIndexErr(dbQueryHooks)
+	conn, err3 := reflect.ValueOf(q).Elem().FieldByIndexErr(queryConn)
+	if err1 != nil || err2 != nil || err3 != nil || resolver.Kind() != reflect.Interface || conn.Kind() != reflect.Interface ||
+		hooks.Kind() != reflect.Slice || !resolver.IsNil() || !conn.IsNil() {
 		return false, false
 	}
 	for i := range hooks.Len() {
@@ -334,6 +334,24 @@ func bunPoolRead(db *bun.DB, q *bun.SelectQuery) (pool, traced bool) {
 		traced = true
 	}
 	return true, traced
+}
+
+// The paths, found once, of the unexported fields bunPoolRead reads: a
+// bun.DB's resolver and query hooks, and a select's connection. Nil when
+// this Bun has none of that name, which makes no read a pool read.
+var (
+	dbResolver   = fieldPath(reflect.TypeFor[bun.DB](), "resolver")
+	dbQueryHooks = fieldPath(reflect.TypeFor[bun.DB](), "queryHooks")
+	queryConn    = fieldPath(reflect.TypeFor[bun.SelectQuery](), "conn")
+)
+
+// fieldPath is the index path of t's field name, promoted ones included,
+// or nil.
+func fieldPath(t reflect.Type, name string) []int {
+	if f, ok := t.FieldByName(name); ok {
+		return f.Index
+	}
+	return nil
 }
 
 // tracedHookType is the type of Trace's query hook.
