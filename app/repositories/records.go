@@ -50,8 +50,8 @@ func (r records[T]) insert(ctx context.Context, row *T) error {
 
 // get returns the row with the id, or ErrNotFound.
 func (r records[T]) get(ctx context.Context, id int64) (*T, error) {
-	row := new(T)
-	if err := r.db.NewSelect().Model(row).Where("id = ?", id).Scan(ctx); err != nil {
+	row, err := database.One[T](ctx, r.db.NewSelect().Where("id = ?", id))
+	if err != nil {
 		return nil, r.affected(id, nil, err)
 	}
 	return row, nil

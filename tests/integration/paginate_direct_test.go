@@ -2,7 +2,9 @@ package integration
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,9 +55,9 @@ type withJSON struct {
 }
 
 // TestAListPageReadThroughPgxIsBunsPage: a page of rows of every kind
-// read by Paginate on PostgreSQL (through pgx) holds what Bun reads of the
-// same rows, NULLs, time zones and dates included, and encodes to the same
-// JSON; a page read in a transaction sees the transaction's rows; a model
+// read by Paginate on PostgreSQL (through pgx), and a row read by One,
+// hold what Bun reads of the same rows, NULLs, time zones and dates
+// included, and encode to the same JSON; a page read in a transaction sees the transaction's rows; a model
 // Bun reads its own way is still read; and a traced read has its query
 // span.
 func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
@@ -104,6 +106,26 @@ func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
 		}
 	})
 
+	t.Run("One reads the row Bun reads, and no row is sql.ErrNoRows", func(t *testing.T) {
+		for _, id := range []int64{1, 2, 3, 5, 30} {
+			got, err := database.One[everyKind](ctx, db.NewSelect().Where("id = ?", id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := new(everyKind)
+			bunRows(t, db.NewSelect().Where("id = ?", id), want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("row %d:\n%+v\nBun reads\n%+v", id, got, want)
+			}
+		}
+		if _, err := database.One[everyKind](ctx, db.NewSelect().Where("id = ?", 9999)); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("One of no row: %v, want sql.ErrNoRows", err)
+		}
+		if _, err := database.One[withJSON](ctx, db.NewSelect().Where("id = ?", 9999)); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("One of no row of a model Bun reads: %v, want sql.ErrNoRows", err)
+		}
+	})
+
 	t.Run("a page of a transaction's query sees the transaction's rows", func(t *testing.T) {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
@@ -119,6 +141,10 @@ func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
 		}
 		if len(page.Data) != 1 || page.Data[0].Text != "in the transaction" {
 			t.Errorf("a page of the transaction's query holds %+v, want its uncommitted row", page.Data)
+		}
+		row, err := database.One[everyKind](ctx, tx.NewSelect().Where("id = 1000"))
+		if err != nil || row.Text != "in the transaction" {
+			t.Errorf("One of the transaction's query: %+v, %v; want its uncommitted row", row, err)
 		}
 	})
 
