@@ -1,7 +1,6 @@
 package paging
 
 import (
-	"bytes"
 	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -9,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -97,6 +98,9 @@ const macSize = 16
 // gets back. It is safe for concurrent use.
 type Cursors struct {
 	key []byte
+	// macs holds HMAC-SHA256 states of key, reset and reused: making
+	// one costs as much as signing a cursor.
+	macs sync.Pool
 }
 
 // NewCursors returns the cursor signer whose key is derived from secret
@@ -110,7 +114,9 @@ func NewCursors(secret []byte) (*Cursors, error) {
 	if err != nil {
 		return nil, fmt.Errorf("paging: derive the cursor key: %w", err)
 	}
-	return &Cursors{key: key}, nil
+	c := &Cursors{key: key}
+	c.macs.New = func() any { return hmac.New(sha256.New, c.key) }
+	return c, nil
 }
 
 // wirePosition is a Position in JSON: keys of one letter, and every sort
@@ -129,18 +135,10 @@ type wirePosition struct {
 
 // Encode returns the signed, URL-safe cursor of pos.
 func (c *Cursors) Encode(pos Position) (string, error) {
-	w := wirePosition{Page: pos.Page, Limit: pos.Limit, Filter: pos.Filter, After: make([]string, len(pos.After))}
-	for i, v := range pos.After {
-		s, err := encodeKey(v)
-		if err != nil {
-			return "", err
-		}
-		w.After[i] = s
+	w, err := wireOf(pos)
+	if err != nil {
+		return "", err
 	}
-	if n := pos.Count; n != nil {
-		w.Total, w.Exact, w.At = n.Total, n.Exact, n.At.Unix()
-	}
-	w.Row = pos.Row
 	payload, err := json.Marshal(w)
 	if err != nil {
 		return "", fmt.Errorf("paging: encode cursor: %w", err)
@@ -148,9 +146,35 @@ func (c *Cursors) Encode(pos Position) (string, error) {
 	return c.seal(payload), nil
 }
 
-// seal is payload and its signature, as a cursor.
+// wireOf is pos as its cursor's payload holds it.
+func wireOf(pos Position) (wirePosition, error) {
+	w := wirePosition{Page: pos.Page, Limit: pos.Limit, Filter: pos.Filter, After: make([]string, len(pos.After)), Row: pos.Row}
+	for i, v := range pos.After {
+		s, err := encodeKey(v)
+		if err != nil {
+			return wirePosition{}, err
+		}
+		w.After[i] = s
+	}
+	if n := pos.Count; n != nil {
+		w.Total, w.Exact, w.At = n.Total, n.Exact, n.At.Unix()
+	}
+	return w, nil
+}
+
+// seal is payload and its signature, as a cursor: both in base64url,
+// joined by a dot, written in one allocation.
 func (c *Cursors) seal(payload []byte) string {
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(c.sign(payload))
+	var mac [macSize]byte
+	c.sign(mac[:0], payload)
+	enc := base64.RawURLEncoding
+	var b strings.Builder
+	b.Grow(enc.EncodedLen(len(payload)) + 1 + enc.EncodedLen(macSize))
+	buf := make([]byte, 0, enc.EncodedLen(max(len(payload), macSize)))
+	b.Write(enc.AppendEncode(buf, payload))
+	b.WriteByte('.')
+	b.Write(enc.AppendEncode(buf[:0], mac[:]))
+	return b.String()
 }
 
 // Decode verifies a cursor of the list whose cursors layout describes and
@@ -165,15 +189,25 @@ func (c *Cursors) Decode(cursor string, layout Layout) (Position, error) {
 	if !ok {
 		return Position{}, invalid
 	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(body)
-	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil || !hmac.Equal(mac, c.sign(payload)) {
+	enc := base64.RawURLEncoding
+	payload, err1 := enc.DecodeString(body)
+	var mac, signed [macSize]byte
+	n, err2 := enc.Decode(mac[:], []byte(sig))
+	if err1 != nil || err2 != nil || len(sig) != enc.EncodedLen(macSize) || n != macSize ||
+		!hmac.Equal(mac[:], c.sign(signed[:0], payload)) {
 		return Position{}, invalid
 	}
+	// The payload is one Encode wrote with this key (its signature says
+	// so); the checks below are of values a release before this one may
+	// have written.
 	var w wirePosition
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil || w.Page < 0 || w.Page >= maxPage || w.Limit < 1 || w.Total < 0 || w.At < 0 {
+	if !readWire(payload, &w) {
+		w = wirePosition{}
+		if json.Unmarshal(payload, &w) != nil {
+			return Position{}, invalid
+		}
+	}
+	if w.Page < 0 || w.Page >= maxPage || w.Limit < 1 || w.Total < 0 || w.At < 0 {
 		return Position{}, invalid
 	}
 	pos := Position{Page: w.Page, Limit: w.Limit, Filter: w.Filter, After: make([]any, len(w.After)), Row: w.Row}
@@ -197,10 +231,16 @@ func (c *Cursors) Decode(cursor string, layout Layout) (Position, error) {
 	return pos, nil
 }
 
-func (c *Cursors) sign(payload []byte) []byte {
-	m := hmac.New(sha256.New, c.key)
+// sign appends payload's signature, the first macSize bytes of its
+// HMAC-SHA256, to dst.
+func (c *Cursors) sign(dst, payload []byte) []byte {
+	m := c.macs.Get().(hash.Hash)
+	m.Reset()
 	m.Write(payload)
-	return m.Sum(nil)[:macSize]
+	var sum [sha256.Size]byte
+	m.Sum(sum[:0])
+	c.macs.Put(m)
+	return append(dst, sum[:macSize]...)
 }
 
 // encodeKey writes a sort key value with a one-letter type prefix.
