@@ -14,18 +14,21 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/platform/paging"
 )
 
-// user is a row as raw SQL scans it.
+// user is a row as raw SQL scans it, and as the peers read it: sqlx by
+// its db tags, Bun by its bun tags.
 type user struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	Role      string    `json:"role"`
-	Active    bool      `json:"active"`
-	CreatedAt time.Time `json:"created_at"`
+	bun.BaseModel `bun:"table:users"`
+	ID            int64     `json:"id" db:"id" bun:"id,pk"`
+	Email         string    `json:"email" db:"email" bun:"email"`
+	Name          string    `json:"name" db:"name" bun:"name"`
+	Role          string    `json:"role" db:"role" bun:"role"`
+	Active        bool      `json:"active" db:"active" bun:"active"`
+	CreatedAt     time.Time `json:"created_at" db:"created_at" bun:"created_at"`
 }
 
 // rawList is the list on raw pgx: the SQL of one strategy, the rows
@@ -94,6 +97,14 @@ func where(s scenario) (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
+// orderBy is the ORDER BY of s's sort: id, or -created_at and id.
+func orderBy(s scenario) string {
+	if s.sort == "-created_at" {
+		return " ORDER BY created_at DESC, id DESC"
+	}
+	return " ORDER BY id ASC"
+}
+
 // tally is a count found beside the page.
 type tally struct {
 	n     int
@@ -109,10 +120,7 @@ func (r *rawList) list(ctx context.Context, s scenario) ([]byte, error) {
 	args := filterArgs
 	base := "SELECT " + columns + " FROM users" + cond
 	page := base
-	order := " ORDER BY id ASC"
-	if s.sort == "-created_at" {
-		order = " ORDER BY created_at DESC, id DESC"
-	}
+	order := orderBy(s)
 	offset := s.page * limit
 	var carried *paging.Count
 	if s.byCursor {

@@ -16,13 +16,14 @@ func report(b *testing.B, sizes []*size, st settings) {
 		st.transport, st.workers, st.rounds, st.cell)
 	for _, sz := range sizes {
 		fmt.Fprintf(&out, "\n%d users (deep page: %d)\n\n", sz.rows, deepPage(sz.rows))
-		fmt.Fprintf(&out, "| scenario | %s | %s | %s | %s | service ÷ today | service ÷ raw | service ÷ raw on Fiber |\n|---|---|---|---|---|---|---|---|\n",
-			names[implToday], names[implService], names[implRaw], names[implRawFiber])
+		fmt.Fprintf(&out, "| scenario | %s | %s | %s | %s | %s | %s | service ÷ today | service ÷ raw | service ÷ raw on Fiber | service ÷ huma | service ÷ sqlx |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+			names[implToday], names[implService], names[implRaw], names[implRawFiber], names[implHuma], names[implSQLx])
 		for i, sc := range sz.scenarios {
 			m := sz.medians(i)
-			fmt.Fprintf(&out, "| %s | %s | %s | %s | %s | %.1f× | %.2f | %.2f |\n", sc.name,
-				rate(m[implToday]), rate(m[implService]), rate(m[implRaw]), rate(m[implRawFiber]),
-				m[implService].rps/m[implToday].rps, m[implService].rps/m[implRaw].rps, m[implService].rps/m[implRawFiber].rps)
+			fmt.Fprintf(&out, "| %s | %s | %s | %s | %s | %s | %s | %.1f× | %.2f | %.2f | %.2f | %.2f |\n", sc.name,
+				rate(m[implToday]), rate(m[implService]), rate(m[implRaw]), rate(m[implRawFiber]), rate(m[implHuma]), rate(m[implSQLx]),
+				m[implService].rps/m[implToday].rps, m[implService].rps/m[implRaw].rps, m[implService].rps/m[implRawFiber].rps,
+				m[implService].rps/m[implHuma].rps, m[implService].rps/m[implSQLx].rps)
 		}
 	}
 	largest, smallest := sizes[len(sizes)-1], sizes[0]
@@ -47,14 +48,16 @@ func report(b *testing.B, sizes []*size, st settings) {
 	for _, base := range []struct {
 		impl       int
 		name, unit string
-	}{{implRaw, "raw pgx", "service-x-raw-min"}, {implRawFiber, "raw pgx on Fiber", "service-x-rawfiber-min"}} {
-		worst := 10.0
+		goal       float64
+	}{{implRaw, "raw pgx", "service-x-raw-min", 0.9}, {implRawFiber, "raw pgx on Fiber", "service-x-rawfiber-min", 0.9},
+		{implHuma, "huma + Bun", "service-x-huma-min", 1}, {implSQLx, "Fiber + sqlx", "service-x-sqlx-min", 1}} {
+		worst := 1e9
 		for _, sz := range sizes {
 			for i := range sz.scenarios {
 				worst = min(worst, ratio(sz, i, implService, sz, i, base.impl))
 			}
 		}
-		fmt.Fprintf(&out, "- lowest service ÷ %s at any size: %.2f (%s)\n", base.name, worst, map[bool]string{true: "met", false: "missed"}[worst >= 0.9])
+		fmt.Fprintf(&out, "- lowest service ÷ %s at any size: %.2f (%s)\n", base.name, worst, map[bool]string{true: "met", false: "missed"}[worst >= base.goal])
 		b.ReportMetric(worst, base.unit)
 	}
 	fmt.Print(out.String())

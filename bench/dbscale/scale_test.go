@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver of database/sql, for sqlx
+	"github.com/jmoiron/sqlx"
+
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
@@ -68,13 +71,15 @@ const (
 	implService
 	implRaw
 	implRawFiber
+	implHuma
+	implSQLx
 	implCount
 )
 
 // implNames name the implementations on each transport.
 var implNames = map[string][implCount]string{
-	transportHandler: {"today (count + OFFSET)", "service", "raw pgx, same strategy", "raw pgx on raw Fiber"},
-	transportHTTP:    {"today (count + OFFSET, net/http)", "service", "raw pgx + net/http, same strategy", "raw pgx + raw Fiber"},
+	transportHandler: {"today (count + OFFSET)", "service", "raw pgx, same strategy", "raw pgx on raw Fiber", "huma + Bun (count + OFFSET)", "Fiber + sqlx (count + OFFSET)"},
+	transportHTTP:    {"today (count + OFFSET, net/http)", "service", "raw pgx + net/http, same strategy", "raw pgx + raw Fiber", "huma + Bun (count + OFFSET)", "Fiber + sqlx (count + OFFSET)"},
 }
 
 // call is one request of an implementation, from a worker.
@@ -110,6 +115,14 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// The sqlx peer's pool: pgx's database/sql driver, as sqlx's
+	// documentation opens PostgreSQL.
+	sqlxDB, err := sqlx.Open("pgx", dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sqlxDB.SetMaxOpenConns(25)
+	b.Cleanup(func() { _ = sqlxDB.Close() })
 	svc, err := newService(ctx, db, st.workers)
 	if err != nil {
 		b.Fatal(err)
@@ -142,9 +155,10 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 				return err
 			}
 		}
-		sz.impls = [implCount]call{direct(today), byPath(svc.get), direct(raw), byPath(newTarget(rawFiber(onFiber), "", st.workers).get)}
+		sz.impls = [implCount]call{direct(today), byPath(svc.get), direct(raw), byPath(newTarget(rawFiber(onFiber), "", st.workers).get),
+			byPath(newTarget(humaApp(db), "", st.workers).get), byPath(newTarget(sqlxApp(sqlxDB), "", st.workers).get)}
 	} else {
-		for impl, app := range [implCount]any{rawHandler(today), svc.app, rawHandler(raw), rawFiber(onFiber)} {
+		for impl, app := range [implCount]any{rawHandler(today), svc.app, rawHandler(raw), rawFiber(onFiber), humaApp(db), sqlxApp(sqlxDB)} {
 			authorization := ""
 			if impl == implService {
 				authorization = svc.authorization
@@ -163,7 +177,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 
 // call sends one request of impl for sc from worker w.
 func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
-	if impl == implToday { // today had no cursors: the same page by offset
+	if impl == implToday || impl == implHuma || impl == implSQLx { // no cursors: the same page by offset
 		sc.byCursor = false
 	}
 	return sz.impls[impl](ctx, w, sc)

@@ -47,6 +47,7 @@ func TestEncodedCursorsTakeTheFastPath(t *testing.T) {
 	for _, pos := range []Position{
 		benchPosition(),
 		{Page: 0, Limit: 1, Filter: "f", After: []any{}},
+		{Page: 10, Limit: 20, Filter: "", After: []any{"a name with spaces", int64(0)}},
 		{Page: 7, Limit: 50, Filter: "f", After: []any{`O"Brien \ <&> ` + "\u2028\t\n\x01 é 😀", int64(-3)}, Row: true},
 		{Page: 2, Limit: 5, Filter: "f", After: []any{1.5, true, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}},
 	} {
@@ -66,5 +67,53 @@ func TestEncodedCursorsTakeTheFastPath(t *testing.T) {
 		if !reflect.DeepEqual(got, w) {
 			t.Errorf("readWire read %s as %+v, want %+v", payload, got, w)
 		}
+	}
+}
+
+// TestReadWire reads payloads of the exact form, and gives back to
+// encoding/json any other: cut short, spaced, or with a key it does not
+// know.
+func TestReadWire(t *testing.T) {
+	for _, tc := range []struct {
+		payload string
+		ok      bool
+		want    wirePosition
+	}{
+		{`{"p":-1,"l":20,"f":"x","a":["i:-7"]}`, true, wirePosition{Page: -1, Limit: 20, Filter: "x", After: []string{"i:-7"}}},
+		{`{"p":0,"l":1,"f":"","a":null,"t":3,"x":false,"c":9,"r":true}`, true, wirePosition{Limit: 1, Total: 3, At: 9, Row: true}},
+		{`{"p":`, false, wirePosition{}},
+		{`{"p":-`, false, wirePosition{}},
+		{`{"p":1,"l":3`, false, wirePosition{}},
+		{`{"p": 1}`, false, wirePosition{}},
+		{`{"p":1,"z":2}`, false, wirePosition{}},
+		{`{"p":1}x`, false, wirePosition{}},
+		{`{"f":"x\`, false, wirePosition{}},
+		{`{"f":"x\"`, false, wirePosition{}},
+		{`{"f":"x`, false, wirePosition{}},
+		{`{"a":["s:x"`, false, wirePosition{}},
+	} {
+		var got wirePosition
+		if ok := readWire([]byte(tc.payload), &got); ok != tc.ok || (ok && !reflect.DeepEqual(got, tc.want)) {
+			t.Errorf("readWire(%s) = %+v, %t; want %+v, %t", tc.payload, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestDecodeReadsAnySignedJSONOfAPosition: a signed payload that is a
+// position's JSON in another form than Encode's (spaced, its keys in
+// another order) decodes as encoding/json reads it, and one that is no
+// JSON is refused.
+func TestDecodeReadsAnySignedJSONOfAPosition(t *testing.T) {
+	c, err := NewCursors([]byte("wire test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := Layout{Keys: []Kind{KindInt}}
+	pos, err := c.Decode(c.seal([]byte(`{ "a": ["i:42"], "l": 5, "p": 2, "f": "x" }`)), layout)
+	if err != nil || pos.Page != 2 || pos.Limit != 5 || pos.Filter != "x" || !reflect.DeepEqual(pos.After, []any{int64(42)}) {
+		t.Errorf("a spaced payload decodes to %+v, %v; want page 2 of 5 after 42", pos, err)
+	}
+	if _, err := c.Decode(c.seal([]byte(`{"p":2,"l":5,"f":"x","a":["i:42"]`)), layout); err == nil {
+		t.Error("a signed payload that is no JSON decodes")
 	}
 }
