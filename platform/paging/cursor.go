@@ -190,11 +190,13 @@ func (c *Cursors) Decode(cursor string, layout Layout) (Position, error) {
 		return Position{}, invalid
 	}
 	enc := base64.RawURLEncoding
+	if len(sig) != enc.EncodedLen(macSize) {
+		return Position{}, invalid // before decoding it into mac, which it would overrun
+	}
 	payload, err1 := enc.DecodeString(body)
 	var mac, signed [macSize]byte
 	n, err2 := enc.Decode(mac[:], []byte(sig))
-	if err1 != nil || err2 != nil || len(sig) != enc.EncodedLen(macSize) || n != macSize ||
-		!hmac.Equal(mac[:], c.sign(signed[:0], payload)) {
+	if err1 != nil || err2 != nil || n != macSize || !hmac.Equal(mac[:], c.sign(signed[:0], payload)) {
 		return Position{}, invalid
 	}
 	// The payload is one Encode wrote with this key (its signature says

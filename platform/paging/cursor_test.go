@@ -61,6 +61,8 @@ func TestCursors(t *testing.T) {
 		{"a cursor of another key", foreign},
 		{"a cursor with another body", strings.ToUpper(body[:4]) + body[4:] + "." + sig},
 		{"a cursor with a truncated signature", body + "." + sig[:len(sig)-2]},
+		{"a cursor with a signature too long", body + "." + sig + sig},
+		{"a cursor with a signature one character too long", body + "." + sig + "A"},
 		{"a cursor without a signature", body},
 		{"a signature alone", "." + sig},
 	}
