@@ -163,18 +163,17 @@ func wireOf(pos Position) (wirePosition, error) {
 }
 
 // seal is payload and its signature, as a cursor: both in base64url,
-// joined by a dot, written in one allocation.
+// joined by a dot, encoded into one buffer.
 func (c *Cursors) seal(payload []byte) string {
 	var mac [macSize]byte
 	c.sign(mac[:0], payload)
 	enc := base64.RawURLEncoding
-	var b strings.Builder
-	b.Grow(enc.EncodedLen(len(payload)) + 1 + enc.EncodedLen(macSize))
-	buf := make([]byte, 0, enc.EncodedLen(max(len(payload), macSize)))
-	b.Write(enc.AppendEncode(buf, payload))
-	b.WriteByte('.')
-	b.Write(enc.AppendEncode(buf[:0], mac[:]))
-	return b.String()
+	n := enc.EncodedLen(len(payload))
+	b := make([]byte, n+1+enc.EncodedLen(macSize))
+	enc.Encode(b, payload)
+	b[n] = '.'
+	enc.Encode(b[n+1:], mac[:])
+	return string(b)
 }
 
 // Decode verifies a cursor of the list whose cursors layout describes and
