@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
-	"fmt"
 	"reflect"
 	"time"
 
@@ -126,14 +125,15 @@ func pgxOf(dc any, query string) (*pgx.Conn, []any) {
 	return nil, nil
 }
 
-// scanRows appends the rows to items, each column decoded into its field.
+// scanRows appends the rows to items, each column decoded into its field
+// (a field directModel took already).
 func scanRows[T any](rows pgx.Rows, table *schema.Table, items *[]T) (int, error) {
 	fds := rows.FieldDescriptions()
 	cols := make([]directColumn, len(fds))
 	dest := make([]any, len(fds))
 	for i, fd := range fds {
 		f := table.FieldMap[fd.Name]
-		if f == nil || !directField(f) {
+		if f == nil {
 			return 0, errNotDirect
 		}
 		dest[i] = cols[i].init(f, fd.DataTypeOID)
@@ -142,7 +142,7 @@ func scanRows[T any](rows pgx.Rows, table *schema.Table, items *[]T) (int, error
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			if n == 0 && errors.As(err, new(pgx.ScanArgError)) {
-				return 0, fmt.Errorf("%w: %w", errNotDirect, err)
+				return 0, errNotDirect
 			}
 			return n, err
 		}
