@@ -96,13 +96,12 @@ func libraryVersion(root, given string) (string, error) {
 		}
 		return v, nil
 	}
-	name := filepath.Join(root, "platform", "CHANGELOG.md")
-	data, err := os.ReadFile(name)
+	v, err := changelog.NewestOrFirstOf(filepath.Join(root, "platform", "CHANGELOG.md"))
 	if err == nil {
-		return changelog.NewestOrFirst(data), nil
+		return v, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("read the platform's release from %s: %w", name, err)
+		return "", err
 	}
 	if v, err := requiredPlatform(root); err == nil && v != "" {
 		return v, nil

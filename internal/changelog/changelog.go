@@ -5,6 +5,8 @@
 package changelog
 
 import (
+	"fmt"
+	"os"
 	"regexp"
 
 	"golang.org/x/mod/semver"
@@ -39,4 +41,15 @@ func NewestOrFirst(text []byte) string {
 		return v
 	}
 	return FirstRelease
+}
+
+// NewestOrFirstOf is NewestOrFirst of the changelog file name: the
+// version rename --library requires of a tree whose platform's changelog
+// it is.
+func NewestOrFirstOf(name string) (string, error) {
+	text, err := os.ReadFile(name)
+	if err != nil {
+		return "", fmt.Errorf("read the platform's release from its changelog: %w", err)
+	}
+	return NewestOrFirst(text), nil
 }

@@ -1,6 +1,12 @@
 package changelog
 
-import "testing"
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestNewest(t *testing.T) {
 	for _, tc := range []struct {
@@ -30,5 +36,21 @@ func TestNewest(t *testing.T) {
 				t.Errorf("NewestOrFirst(%q) = %q, want %q", tc.text, got, want)
 			}
 		})
+	}
+}
+
+// TestNewestOrFirstOf reads a changelog file, and a missing one is an
+// error that says the file does not exist.
+func TestNewestOrFirstOf(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "CHANGELOG.md")
+	if err := os.WriteFile(name, []byte("## [Unreleased]\n\n## [1.2.0] - 2026-12-01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := NewestOrFirstOf(name); v != "v1.2.0" || err != nil {
+		t.Errorf("NewestOrFirstOf = %q, %v; want v1.2.0", v, err)
+	}
+	if _, err := NewestOrFirstOf(filepath.Join(dir, "missing.md")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("NewestOrFirstOf of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }

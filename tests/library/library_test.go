@@ -31,7 +31,10 @@ func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
 	needsLibraryMode(t)
 	t.Parallel()
 	dir := testkit.CopyWorkTree(t)
-	version := newestRelease(t, filepath.Join(dir, "platform", "CHANGELOG.md"))
+	version, err := changelog.NewestOrFirstOf(filepath.Join(dir, "platform", "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	proxy := testkit.NewModuleProxy(t)
 	proxy.Add(t, libraryPath, version, filepath.Join(dir, "platform"))
 	env := proxy.Env()
@@ -70,17 +73,6 @@ func TestLibraryModeMakesAServiceOnThePlatformModule(t *testing.T) {
 			t.Errorf("the generated test did not pass on %s:\n%s", backend, out)
 		}
 	}
-}
-
-// newestRelease is the version rename --library requires by default: the
-// newest release heading of the changelog at name, v1.0.0 while it has none.
-func newestRelease(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return changelog.NewestOrFirst(data)
 }
 
 // requiresLibrary fails t unless the go.mod in dir requires the platform

@@ -235,7 +235,11 @@ func followBlock(t *testing.T, shell string, lines []string, library bool) {
 						t.Fatal(err)
 					}
 					if library {
-						version = platformRelease(t, filepath.Join(dir, target, "platform", "CHANGELOG.md"))
+						v, err := changelog.NewestOrFirstOf(filepath.Join(dir, target, "platform", "CHANGELOG.md"))
+						if err != nil {
+							t.Fatal(err)
+						}
+						version = v
 						proxy.Add(t, platform, version, filepath.Join(dir, target, "platform"))
 					}
 				case len(f) == 2 && f[0] == "cd":
@@ -298,17 +302,6 @@ func followedLibrary(t *testing.T, dir string, env []string, platform, version s
 	if got != version {
 		t.Errorf("after the README's library block, the service's %s is %q, want %s as required from the proxy", platform, got, version)
 	}
-}
-
-// platformRelease is the version starter rename --library requires when
-// given none: the newest release of the platform's changelog at name.
-func platformRelease(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatalf("the clone has no platform changelog to read the platform's release from: %v", err)
-	}
-	return changelog.NewestOrFirst(data)
 }
 
 // newcomerEnv is this process's environment as a newcomer's shell has
