@@ -134,6 +134,12 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 				b.Fatal(err)
 			}
 		}
+		if sc.walk != nil {
+			sc.walk.cursors = cursors
+			if sc.walk.at, err = cursors.Decode(sz.scenarios[i].cursor, paging.Layout{Keys: []paging.Kind{paging.KindInt}}); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	// raw pgx bare and on Fiber each remember their own overruns and
 	// estimates, as the service does.
@@ -177,6 +183,10 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 
 // call sends one request of impl for sc from worker w.
 func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
+	sc, err := sc.step()
+	if err != nil {
+		return err
+	}
 	if impl == implToday || impl == implHuma || impl == implSQLx { // no cursors: the same page by offset
 		sc.byCursor = false
 	}

@@ -2,8 +2,11 @@ package dbscale
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"strconv"
+
+	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // limit is the page size of every scenario.
@@ -22,6 +25,33 @@ type scenario struct {
 	// cursor is the service's cursor of the page before, for byCursor.
 	cursor   string
 	byCursor bool
+	// walk, for the walk by cursor, makes each request's cursor.
+	walk *walk
+}
+
+// walk makes the cursors of clients walking the list from everywhere:
+// each request's is the deep page's cursor with the keys of another row,
+// drawn at random, so that nearly every request is one the database has
+// not seen before, as the pages of a walk are, rather than one cursor
+// replayed.
+type walk struct {
+	cursors *paging.Cursors
+	// at is the deep page's cursor, read; rows is the table's size.
+	at   paging.Position
+	rows int
+}
+
+// step is the scenario with the walk's next cursor; s itself when it
+// does not walk.
+func (s scenario) step() (scenario, error) {
+	if s.walk == nil {
+		return s, nil
+	}
+	pos := s.walk.at
+	pos.After = []any{int64(1 + rand.IntN(s.walk.rows-limit))}
+	var err error
+	s.cursor, err = s.walk.cursors.Encode(pos)
+	return s, err
 }
 
 // path is the request the service gets.
@@ -69,8 +99,8 @@ func deepPage(rows int) int {
 	return min(25_000, rows/limit/2)
 }
 
-// scenarios are the list requests measured at each size; the deep cursor
-// scenario is completed once the service gave its cursor.
+// scenarios are the list requests measured at each size; the cursor
+// scenarios are completed once the service gave their cursors.
 func scenarios(rows int) []scenario {
 	deep := deepPage(rows)
 	return []scenario{
@@ -80,5 +110,6 @@ func scenarios(rows int) []scenario {
 		{name: "deep, offset", page: deep},
 		{name: "deep, cursor", page: deep, byCursor: true},
 		{name: "deep, cursor, -created_at", page: deep, byCursor: true, sort: "-created_at"},
+		{name: "walk, cursor", page: deep, byCursor: true, walk: &walk{rows: rows}},
 	}
 }
