@@ -49,7 +49,10 @@ var errNotDirect = errors.New("not a direct read")
 // On a database Trace traces, a read whose context carries a span is
 // traced as Trace's hook traces Bun's queries: a client span named for the
 // operation, with the system, table and statement.
-func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, items *[]T) (bool, error) {
+//
+// The values of ps, when there are any, go beside the query's text as its
+// parameters.
+func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, items *[]T, ps *params) (bool, error) {
 	if DialectOfDB(db) != Postgres {
 		return false, nil
 	}
@@ -61,12 +64,19 @@ func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, item
 	if !directModel[T](table) {
 		return false, nil
 	}
+	var args []any
+	if ps != nil {
+		ps.numbered, args = true, ps.values
+	}
 	query, err := q.AppendQuery(db.QueryGen(), nil)
+	if ps != nil {
+		ps.numbered = false // Bun's read, if it comes to one, writes them in
+	}
 	if err != nil {
 		return false, nil // Bun reports it as it always has
 	}
 	start := time.Now()
-	n, err := queryDirect(ctx, db.DB, string(query), table, items)
+	n, err := queryDirect(ctx, db.DB, string(query), args, table, items)
 	if errors.Is(err, errNotDirect) || errors.Is(err, driver.ErrBadConn) {
 		*items = (*items)[:0]
 		return false, nil
@@ -77,9 +87,9 @@ func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, item
 	return true, err
 }
 
-// queryDirect runs query on a connection of pool and appends its rows to
-// items, returning how many.
-func queryDirect[T any](ctx context.Context, pool *sql.DB, query string, table *schema.Table, items *[]T) (int, error) {
+// queryDirect runs query with args on a connection of pool and appends its
+// rows to items, returning how many.
+func queryDirect[T any](ctx context.Context, pool *sql.DB, query string, args []any, table *schema.Table, items *[]T) (int, error) {
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return 0, err
@@ -87,11 +97,11 @@ func queryDirect[T any](ctx context.Context, pool *sql.DB, query string, table *
 	defer conn.Close()
 	n := 0
 	err = conn.Raw(func(dc any) error {
-		pc, args := pgxOf(dc, query)
+		pc, mode := pgxOf(dc, query)
 		if pc == nil {
 			return errNotDirect
 		}
-		rows, err := pc.Query(ctx, query, args...)
+		rows, err := pc.Query(ctx, query, append(mode, args...)...)
 		if err != nil {
 			if pgconn.SafeToRetry(err) {
 				// Nothing reached the server: the connection is gone.

@@ -15,7 +15,7 @@ import (
 //	user, err := database.One[User](ctx, db.NewSelect().Where("id = ?", id))
 func One[T any](ctx context.Context, q *bun.SelectQuery) (*T, error) {
 	rows := make([]T, 0, 1)
-	read, err := readDirect(ctx, q.DB(), q.Model(&rows), &rows)
+	read, err := readDirect(ctx, q.DB(), q.Model(&rows), &rows, nil)
 	switch {
 	case !read:
 		row := new(T)

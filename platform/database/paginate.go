@@ -44,10 +44,11 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 		o(&cfg)
 	}
 	items := make([]T, 0, p.Limit+1)
-	// The count runs on a copy with the filters alone; the page query gets
-	// the order, the keyset condition, the limit and the offset.
+	// The count runs on a copy with the filters alone, made by keepBase
+	// before the page query gets the order, the keyset condition, the limit
+	// and the offset; until then the two are one query.
 	page := q.Model(&items)
-	pg := &pagination{cfg: cfg, p: p, page: page, c: &counter{db: q.DB(), base: page.Clone(), reads: cfg.reads}}
+	pg := &pagination{cfg: cfg, p: p, page: page, c: &counter{db: q.DB(), base: page, reads: cfg.reads}}
 	switch {
 	case len(cfg.keyset) > 0:
 		ks, digest, err := prepareKeyset[T](pg.c, cfg)
@@ -62,7 +63,7 @@ func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, o
 	case len(cfg.sort) > 0:
 		return paging.Page[T]{}, errors.New("paginate: WithSort needs WithKeyset")
 	}
-	direct := func(ctx context.Context) (bool, error) { return readDirect(ctx, pg.c.db, pg.page, &items) }
+	direct := func(ctx context.Context) (bool, error) { return readDirect(ctx, pg.c.db, pg.page, &items, pg.params) }
 	if err := pg.scan(ctx, direct); err != nil {
 		return paging.Page[T]{}, err
 	}
@@ -104,6 +105,9 @@ type pagination struct {
 	byCursor bool
 	carried  *paging.Count
 	rowKey   []any
+	// params are the cursor's values in the page query, which a direct
+	// read sends as parameters; nil when the page has none.
+	params *params
 	// pending receives the count running beside the page; nil when none.
 	pending chan tally
 }
@@ -113,8 +117,9 @@ type pagination struct {
 // or it is a 400 here rather than a comparison the database refuses.
 func (pg *pagination) seek(ks *keyset, digest string) error {
 	pg.ks, pg.digest = ks, digest
-	pg.page = ks.order(pg.page)
 	if pg.cfg.cursor == "" {
+		pg.keepBase()
+		pg.page = ks.order(pg.page)
 		return nil
 	}
 	pos, err := pg.cfg.cursors.Decode(pg.cfg.cursor, ks.layout())
@@ -127,20 +132,39 @@ func (pg *pagination) seek(ks *keyset, digest string) error {
 	if pos.Filter != digest {
 		return paging.ErrCursorFilters
 	}
+	if pos.Count != nil && time.Since(pos.Count.At) < pg.cfg.countAge {
+		pg.carried = pos.Count
+	}
+	pg.keepBase()
+	pg.page = ks.order(pg.page)
 	if pos.Row {
 		pg.page, err = ks.afterRow(pg.c.db, pg.page, pos.After)
 		pg.rowKey = pos.After
-	} else {
+	} else if ks.sqlite {
 		pg.page, err = ks.after(pg.page, pos.After)
+	} else {
+		pg.params = newParams(pos.After)
+		pg.page, err = ks.after(pg.page, pg.params.args())
 	}
 	if err != nil {
 		return paging.CursorError(err.Error())
 	}
 	pg.p, pg.byCursor = paging.Paging{Page: pos.Page + 1, Limit: pos.Limit}, true
-	if pos.Count != nil && time.Since(pos.Count.At) < pg.cfg.countAge {
-		pg.carried = pos.Count
-	}
 	return nil
+}
+
+// keepBase gives the count its own copy of the query as it is now, with
+// the filters alone, before the page query changes: the first call copies,
+// later ones do nothing. A page whose cursor carried a fresh count counts
+// nothing, so it is spared the copy, and the counter is left with no query.
+func (pg *pagination) keepBase() {
+	switch {
+	case pg.c.base != pg.page:
+	case pg.carried != nil:
+		pg.c.base = nil
+	default:
+		pg.c.base = pg.page.Clone()
+	}
 }
 
 // scan fetches the page, one row more than its limit so that has_next is
@@ -149,6 +173,7 @@ func (pg *pagination) seek(ks *keyset, digest string) error {
 // own, unless a cursor brought one: a list that needs both waits for the
 // slower, not for their sum. SQLite has one connection.
 func (pg *pagination) scan(ctx context.Context, direct func(context.Context) (bool, error)) error {
+	pg.keepBase()
 	pg.page = pg.page.Limit(int64(pg.p.Limit) + 1)
 	if !pg.byCursor {
 		pg.page = pg.page.Offset(int64(pg.p.Offset()))
