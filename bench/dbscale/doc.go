@@ -1,10 +1,10 @@
 // Package dbscale measures how the paging of the users list scales with the
 // table: it seeds PostgreSQL with 10k, 100k and 1M users and loads, in one
 // run with interleaved rounds, the list endpoint (page 0, a role filter, a
-// q search, a deep page by offset and by cursor) next to raw pgx issuing
-// the same strategy, bare and on raw Fiber, and to today's strategy,
-// count(*) plus OFFSET on the schema before the search indexes, as the
-// baseline. Ratios within the run, not absolute rates, are what
+// q search, a deep page by offset and by cursor, a walk by cursor) next
+// to raw pgx issuing the same strategy, bare and on raw Fiber, and to
+// today's strategy, count(*) plus OFFSET on the schema before the search
+// indexes, as the baseline. Ratios within the run, not absolute rates, are what
 // bench/README.md reports.
 //
 //	go -C bench test -run '^$' -bench Scale -benchtime 1x -timeout 60m ./dbscale/
