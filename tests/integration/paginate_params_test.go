@@ -28,15 +28,9 @@ func TestAWalkByCursorOfEveryKindIsTheDatabasesOrder(t *testing.T) {
 		var ids []int64
 		cursor := ""
 		for range 20 {
-			page, err := database.Paginate[everyKind](ctx, idb.NewSelect().Where("id > ?", 3), paging.Paging{Limit: 7},
-				database.WithCursors(cursors), database.WithKeyset("id"), database.WithSort(sort...), database.WithCursor(cursor))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, row := range page.Data {
-				ids = append(ids, row.ID)
-			}
-			if cursor = page.NextCursor; cursor == "" {
+			var page []int64
+			page, cursor = pageIDs(t, ctx, cursors, idb.NewSelect().Where("id > ?", 3), 7, cursor, database.WithSort(sort...))
+			if ids = append(ids, page...); cursor == "" {
 				return ids
 			}
 		}
@@ -93,13 +87,8 @@ func TestCursorPagesShareOnePreparedStatement(t *testing.T) {
 	db.SetMaxOpenConns(1) // the statements prepared are the connection's
 	pages, cursor := 0, ""
 	for {
-		page, err := database.Paginate[everyKind](ctx, db.NewSelect(), paging.Paging{Limit: 5},
-			database.WithCursors(cursors), database.WithKeyset("id"), database.WithCursor(cursor), database.WithCount(database.CountNone))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages++
-		if cursor = page.NextCursor; cursor == "" {
+		_, cursor = pageIDs(t, ctx, cursors, db.NewSelect(), 5, cursor, database.WithCount(database.CountNone))
+		if pages++; cursor == "" {
 			break
 		}
 	}
@@ -125,24 +114,12 @@ func TestACursorTimeInAnotherZonePagesAsBunDoes(t *testing.T) {
 	sort := database.WithSort(paging.SortKey{Column: "local"})
 	page := func(idb bun.IDB, cursor string) []int64 {
 		t.Helper()
-		p, err := database.Paginate[everyKind](ctx, idb.NewSelect(), paging.Paging{Limit: 5},
-			database.WithCursors(cursors), database.WithKeyset("id"), sort, database.WithCursor(cursor))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids := make([]int64, len(p.Data))
-		for i, row := range p.Data {
-			ids[i] = row.ID
-		}
+		ids, _ := pageIDs(t, ctx, cursors, idb.NewSelect(), 5, cursor, sort)
 		return ids
 	}
-	first, err := database.Paginate[everyKind](ctx, db.NewSelect(), paging.Paging{Limit: 5},
-		database.WithCursors(cursors), database.WithKeyset("id"), sort)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, second := pageIDs(t, ctx, cursors, db.NewSelect(), 5, "", sort)
 	layout := paging.Layout{Keys: []paging.Kind{paging.KindTime, paging.KindInt}}
-	pos, err := cursors.Decode(first.NextCursor, layout)
+	pos, err := cursors.Decode(second, layout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +133,11 @@ func TestACursorTimeInAnotherZonePagesAsBunDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	want := page(tx, first.NextCursor)
+	want := page(tx, second)
 	if !slices.Equal(want, []int64{6, 7, 8, 9, 10}) {
 		t.Fatalf("the second page by local through Bun: %v, want 6 to 10", want)
 	}
-	for _, c := range []struct{ name, cursor string }{{"its own cursor", first.NextCursor}, {"the cursor in UTC+5", zoned}} {
+	for _, c := range []struct{ name, cursor string }{{"its own cursor", second}, {"the cursor in UTC+5", zoned}} {
 		for _, via := range []struct {
 			name string
 			idb  bun.IDB
@@ -183,4 +160,21 @@ func walkTable(t *testing.T) (context.Context, *bun.DB, *paging.Cursors) {
 		t.Fatal(err)
 	}
 	return ctx, everyKindsDB(t, ctx), cursors
+}
+
+// pageIDs reads the page of q, a select of every_kinds, after cursor (""
+// for the first), keyed by id and signed with cursors, with opts besides:
+// the ids of its rows and its next cursor.
+func pageIDs(t *testing.T, ctx context.Context, cursors *paging.Cursors, q *bun.SelectQuery, limit int, cursor string, opts ...database.Option) ([]int64, string) {
+	t.Helper()
+	opts = append([]database.Option{database.WithCursors(cursors), database.WithKeyset("id"), database.WithCursor(cursor)}, opts...)
+	page, err := database.Paginate[everyKind](ctx, q, paging.Paging{Limit: limit}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(page.Data))
+	for i, row := range page.Data {
+		ids[i] = row.ID
+	}
+	return ids, page.NextCursor
 }
