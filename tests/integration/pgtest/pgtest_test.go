@@ -3,6 +3,7 @@ package pgtest_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,4 +144,42 @@ func TestFreezeAndThaw(t *testing.T) {
 		t.Run("freeze without thaw", func(t *testing.T) { pgtest.Freeze(t) })
 		connect(t, dsn)
 	})
+}
+
+// TestAReplicaIsMadeWhileThePrimaryRecyclesWAL makes replicas while another
+// connection switches WAL segments and checkpoints as fast as it can, as a
+// busy suite does: each replica must start and then see a row written after
+// it was made.
+func TestAReplicaIsMadeWhileThePrimaryRecyclesWAL(t *testing.T) {
+	// Not parallel: the controlled server may be the shared one.
+	dsn := pgtest.NewControlledDatabase(t)
+	writer, churner := connect(t, dsn), connect(t, dsn)
+	ctx, cancel := context.WithCancel(context.Background())
+	churned := make(chan int)
+	go func() {
+		rounds := 0
+		for ; ctx.Err() == nil; rounds++ {
+			_, _ = churner.Exec(ctx, "SELECT pg_switch_wal(); CHECKPOINT")
+		}
+		churned <- rounds
+	}()
+	stopChurn := sync.OnceValue(func() int { cancel(); return <-churned })
+	defer stopChurn()
+	if _, err := writer.Exec(context.Background(), "CREATE TABLE marks (n int)"); err != nil {
+		t.Fatalf("create table: %v", err)
+	}
+	for i := range 3 {
+		replica := pgtest.NewReplica(t)
+		if _, err := writer.Exec(context.Background(), "INSERT INTO marks VALUES ($1)", i); err != nil {
+			t.Fatalf("insert: %v", err)
+		}
+		replica.WaitCaughtUp(t)
+		var n int
+		if err := connect(t, replica.URL(t, dsn)).QueryRow(context.Background(), "SELECT count(*) FROM marks WHERE n = $1", i).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("replica %d: the row written after it was made: count %d, %v", i, n, err)
+		}
+	}
+	if rounds := stopChurn(); rounds < 3 {
+		t.Fatalf("only %d checkpoints ran beside the replicas; the test did not churn", rounds)
+	}
 }

@@ -48,7 +48,11 @@ func (h *harness) newReplica(t testing.TB) *Replica {
 	}
 	s := &localServer{bindir: primary.bindir, dir: dir, owner: primary.owner}
 	// A slot of its own keeps the primary's WAL until the replica has it,
-	// however much the other tests write meanwhile.
+	// however much the other tests write meanwhile. It is made here, with
+	// its WAL reserved at once, rather than by pg_basebackup --create-slot:
+	// that one is made only when the backup's WAL stream starts, after the
+	// backup's checkpoint, and a checkpoint in between (the other tests
+	// write a lot) can remove a segment the backup still needs.
 	slot := "pgtest_replica_" + strconv.Itoa(seq)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
@@ -63,6 +67,10 @@ func (h *harness) newReplica(t testing.TB) *Replica {
 	})
 	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
 		t.Fatalf("pgtest: mark replica directory: %v", err)
+	}
+	var made any
+	if err := queryRow(ctx, primary.adminURL(), "SELECT pg_create_physical_replication_slot('"+slot+"', true)::text", &made); err != nil {
+		t.Fatalf("pgtest: create replication slot %s: %v", slot, err)
 	}
 	if err := s.baseBackup(ctx, primary, slot); err != nil {
 		t.Fatalf("pgtest: %v", err)
@@ -90,14 +98,14 @@ func (h *harness) replicaSource(t testing.TB) (*localServer, int) {
 
 // baseBackup copies the primary's cluster into s's data directory with
 // pg_basebackup -R, which writes the standby settings that make the copy
-// follow the primary, through the replication slot it creates.
+// follow the primary, through the replication slot slot, which must exist.
 func (s *localServer) baseBackup(ctx context.Context, primary *localServer, slot string) error {
 	if err := s.handToOwner(); err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, filepath.Join(s.bindir, "pg_basebackup"),
 		"--pgdata", s.dataDir(), "--write-recovery-conf", "--wal-method", "stream",
-		"--checkpoint", "fast", "--no-sync", "--create-slot", "--slot", slot,
+		"--checkpoint", "fast", "--no-sync", "--slot", slot,
 		"--host", "127.0.0.1", "--port", strconv.Itoa(primary.port), "--username", "postgres")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
