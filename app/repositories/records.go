@@ -50,7 +50,7 @@ func (r records[T]) insert(ctx context.Context, row *T) error {
 
 // get returns the row with the id, or ErrNotFound.
 func (r records[T]) get(ctx context.Context, id int64) (*T, error) {
-	row, err := database.One[T](ctx, r.db.NewSelect().Where("id = ?", id))
+	row, err := database.OneWhere[T](ctx, r.db, "id = ?", id)
 	if err != nil {
 		return nil, r.affected(id, nil, err)
 	}

@@ -66,11 +66,11 @@ func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, item
 	}
 	var args []any
 	if ps != nil {
-		ps.numbered, args = true, ps.values
+		ps.number()
 	}
 	query, err := q.AppendQuery(db.QueryGen(), nil)
 	if ps != nil {
-		ps.numbered = false // Bun's read, if it comes to one, writes them in
+		args = ps.sentArgs()
 	}
 	if err != nil {
 		return false, nil // Bun reports it as it always has

@@ -14,8 +14,28 @@ import (
 //
 //	user, err := database.One[User](ctx, db.NewSelect().Where("id = ?", id))
 func One[T any](ctx context.Context, q *bun.SelectQuery) (*T, error) {
+	return one[T](ctx, q, nil)
+}
+
+// OneWhere is One of db.NewSelect().Where(query, args...), the row of a
+// condition: a row by id. Read through pgx, the args that are plain values
+// (a bool, a number, a string, a time or bytes) go beside the query as its
+// parameters rather than into its text, as a cursor's keys do in Paginate:
+// every read of the condition is then one statement, which the pool's
+// connections prepare and PostgreSQL plans once. Read by Bun, they are
+// written in, as Where writes them; an argument that writes itself
+// (bun.Ident, bun.List, a query) is written in either way.
+//
+//	user, err := database.OneWhere[User](ctx, db, "id = ?", id)
+func OneWhere[T any](ctx context.Context, db bun.IDB, query string, args ...any) (*T, error) {
+	ps := newParams(args)
+	return one[T](ctx, db.NewSelect().Where(query, ps.args()...), ps)
+}
+
+// one is One, with the values of ps sent beside the query.
+func one[T any](ctx context.Context, q *bun.SelectQuery, ps *params) (*T, error) {
 	rows := make([]T, 0, 1)
-	read, err := readDirect(ctx, q.DB(), q.Model(&rows), &rows, nil)
+	read, err := readDirect(ctx, q.DB(), q.Model(&rows), &rows, ps)
 	switch {
 	case !read:
 		row := new(T)

@@ -11,9 +11,9 @@ import (
 )
 
 // Bun writes every value into the text of its SQL, so most statements the
-// service sends are never sent again: the row of one id, an insert (a
-// page after a cursor read through pgx sends its keys as parameters, see
-// params). pgx's default prepares each new text on the
+// service sends are never sent again: an update of one id, an insert (a
+// page after a cursor, or a row by id, read through pgx sends its values
+// as parameters, see params). pgx's default prepares each new text on the
 // connection and keeps it in a cache of 512: a statement sent once then
 // costs a round trip to prepare it, and later a message to free it when it
 // is evicted, pushing out the statements that do repeat (a list's first

@@ -2,6 +2,9 @@ package integration
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -177,4 +180,76 @@ func pageIDs(t *testing.T, ctx context.Context, cursors *paging.Cursors, q *bun.
 		ids[i] = row.ID
 	}
 	return ids, page.NextCursor
+}
+
+// TestOneWhereReadsTheRowBunReads: a condition's values of each kind,
+// sent as parameters through pgx, find the row Bun finds with them written
+// in (in a transaction), times given in another zone included, beside
+// arguments that write themselves.
+func TestOneWhereReadsTheRowBunReads(t *testing.T) {
+	t.Parallel()
+	ctx, db, _ := walkTable(t)
+	zone := time.FixedZone("UTC+5", 5*60*60)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, id := range []int64{1, 17, 42} {
+		row := new(everyKind)
+		if err := tx.NewSelect().Model(row).Where("id = ?", id).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			where string
+			args  []any
+		}{
+			{"id = ?", []any{id}},
+			{"text = ? AND id = ?", []any{row.Text, id}},
+			{"kind = ? AND small = ? AND byte = ? AND id = ?", []any{row.Kind, row.Small, row.Byte, id}},
+			{"flag = ? AND int = ? AND id = ?", []any{row.Flag, row.Int, id}},
+			{"at = ? AND local = ? AND id = ?", []any{row.At.In(zone), row.Local.In(zone), id}},
+			{"day = ? AND id = ?", []any{row.Day, id}},
+			{"? = ? AND id IN (?)", []any{bun.Ident("ratio"), row.Ratio, bun.List([]int64{id, -1})}},
+		} {
+			for _, via := range []struct {
+				name string
+				idb  bun.IDB
+			}{{"pgx", db}, {"Bun", tx}} {
+				got, err := database.OneWhere[everyKind](ctx, via.idb, c.where, c.args...)
+				if err != nil {
+					t.Fatalf("row %d, %s through %s: %v", id, c.where, via.name, err)
+				}
+				if !reflect.DeepEqual(got, row) {
+					t.Errorf("row %d, %s through %s:\n%+v\nBun reads\n%+v", id, c.where, via.name, got, row)
+				}
+			}
+		}
+	}
+	for _, idb := range []bun.IDB{db, tx} {
+		if _, err := database.OneWhere[everyKind](ctx, idb, "id = ?", 9999); !errors.Is(err, sql.ErrNoRows) {
+			t.Errorf("OneWhere of no row: %v, want sql.ErrNoRows", err)
+		}
+	}
+}
+
+// TestARowByIDIsOnePreparedStatement: reads of rows by id are one
+// statement, which the connection prepared once, not a text for each id.
+func TestARowByIDIsOnePreparedStatement(t *testing.T) {
+	t.Parallel()
+	ctx, db, _ := walkTable(t)
+	db.SetMaxOpenConns(1) // the statements prepared are the connection's
+	for id := range int64(10) {
+		row, err := database.OneWhere[everyKind](ctx, db, "id = ?", id+1)
+		if err != nil || row.ID != id+1 {
+			t.Fatalf("row %d: %+v, %v", id+1, row, err)
+		}
+	}
+	var prepared []string
+	if err := db.NewRaw(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%every_kinds%'`).Scan(ctx, &prepared); err != nil {
+		t.Fatal(err)
+	}
+	if len(prepared) != 1 || !strings.Contains(prepared[0], `(id = $1)`) {
+		t.Errorf("prepared statements of every_kinds after 10 rows by id:\n%s\nwant one, whose id is $1", strings.Join(prepared, "\n"))
+	}
 }
