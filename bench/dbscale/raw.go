@@ -277,6 +277,18 @@ func (r *rawList) listToday(ctx context.Context, s scenario) ([]byte, error) {
 	return json.Marshal(paging.New(items, total, paging.Paging{Page: s.page, Limit: limit}))
 }
 
+// row is the user with the id as JSON, the answer of a row by id.
+func (r *rawList) row(ctx context.Context, id int64) ([]byte, error) {
+	items, err := r.scan(ctx, "SELECT "+columns+" FROM users WHERE id = $1", id)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != 1 {
+		return nil, fmt.Errorf("user %d: %d rows", id, len(items))
+	}
+	return json.Marshal(items[0])
+}
+
 func (r *rawList) scan(ctx context.Context, sql string, args ...any) ([]user, error) {
 	rows, err := r.pool.Query(ctx, sql, args...)
 	if err != nil {

@@ -92,6 +92,10 @@ type size struct {
 	impls     [implCount]call
 	// cells[scenario][impl] holds one cell per round.
 	cells [][implCount][]cell
+	// service and raw are the service and raw pgx on the handler path,
+	// for the reads beside the list (BenchmarkRowByID).
+	service *target
+	raw     *rawList
 }
 
 func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
@@ -147,6 +151,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 		return &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}}
 	}
 	raw, onFiber := newRaw(), newRaw()
+	sz.service, sz.raw = svc, raw
 	today := &rawList{pool: pool, cursors: cursors, today: true}
 	byPath := func(get func(ctx context.Context, worker int, path string) ([]byte, error)) call {
 		return func(ctx context.Context, w int, sc scenario) error {
