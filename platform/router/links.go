@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+	"github.com/valyala/bytebufferpool"
 	"github.com/valyala/fasthttp"
 
 	"github.com/asapjs/fiber-template/platform/paging"
@@ -15,60 +17,64 @@ import (
 // rel="first", before any link the route set already. Both keep the
 // request's path, filters (in the request's order) and page size; the
 // paging parameters come after the filters, so every page of a list names
-// the same first page. The header is built in a buffer on the stack and
-// copied into the answer.
+// the same first page. The header is built in a pooled buffer and copied
+// into the answer; the filters are written once, for every link.
 func setLinks(c *fiber.Ctx, l paging.Links) {
+	// The filters: the request's query without its paging parameters.
 	args := fasthttp.AcquireArgs()
-	defer fasthttp.ReleaseArgs(args)
 	c.Context().QueryArgs().CopyTo(args)
 	args.Del(paging.PageParam)
 	args.Del(paging.CursorParam)
 	args.Del(paging.LimitParam)
-	// A page reached by cursor took its limit from the cursor: the links
-	// state it, after the filters.
-	var num [20]byte
-	args.AddBytesV(paging.LimitParam, strconv.AppendInt(num[:0], int64(l.Limit), 10))
-	var buf [1024]byte
-	b := buf[:0]
+	var filterBuf [512]byte
+	filters := args.AppendBytes(filterBuf[:0])
+	fasthttp.ReleaseArgs(args)
+	// A pooled buffer rather than one on the stack: fasthttp's header
+	// setters do not keep their value, but from its v1.6x releases its
+	// escape analysis says they may, which would move a stack buffer to
+	// the heap on every page.
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	b := buf.B[:0]
 	path := c.Request().URI().Path()
-	// link appends the link rel to the page of the list at cursor, or
-	// without one at the page index.
-	link := func(rel, cursor string, page int) {
-		a := fasthttp.AcquireArgs()
-		defer fasthttp.ReleaseArgs(a)
-		args.CopyTo(a)
-		if cursor != "" {
-			// A cursor carries its page and limit.
-			a.Del(paging.LimitParam)
-			a.Add(paging.CursorParam, cursor)
-		} else {
-			a.AddBytesV(paging.PageParam, strconv.AppendInt(num[:0], int64(page), 10))
-		}
-		b = append(appendLink(b, path, a, rel), ", "...)
-	}
 	if l.HasNext {
-		link("next", l.NextCursor, l.Page+1)
+		b = append(appendLink(b, path, filters, "next", l.NextCursor, l.Limit, l.Page+1), ", "...)
 	}
 	if l.Page > 0 && !c.Context().QueryArgs().Has(paging.CursorParam) {
 		// A page reached by its index has the one before it; a page
 		// reached by cursor only looks forward.
-		link("prev", "", l.Page-1)
+		b = append(appendLink(b, path, filters, "prev", "", l.Limit, l.Page-1), ", "...)
 	}
-	b = appendLink(b, path, args, "first")
+	b = appendLink(b, path, filters, "first", "", l.Limit, -1)
 	// A link the route set before (its deprecation's) stays.
 	if prev := c.Response().Header.Peek(fiber.HeaderLink); len(prev) > 0 {
 		b = append(append(b, ", "...), prev...)
 	}
 	c.Response().Header.SetBytesV(fiber.HeaderLink, b)
+	buf.B = b
 }
 
-// appendLink appends one link-value, <path?query>; rel="rel", to b: the
-// query is never empty, as it always states the limit.
-func appendLink(b, path []byte, args *fasthttp.Args, rel string) []byte {
+// appendLink appends one link-value, <path?query>; rel="rel", to b. The
+// query is the filters, then the cursor, which carries its page and limit,
+// or else the limit and, unless it is negative, the page: it is never
+// empty, as it always states the limit or the cursor.
+func appendLink(b, path, filters []byte, rel, cursor string, limit, page int) []byte {
 	b = append(b, '<')
 	b = append(b, path...)
 	b = append(b, '?')
-	b = args.AppendBytes(b)
+	b = append(b, filters...)
+	if len(filters) > 0 {
+		b = append(b, '&')
+	}
+	if cursor != "" {
+		b = append(b, paging.CursorParam+"="...)
+		b = fasthttp.AppendQuotedArg(b, utils.UnsafeBytes(cursor))
+	} else {
+		b = strconv.AppendInt(append(b, paging.LimitParam+"="...), int64(limit), 10)
+		if page >= 0 {
+			b = strconv.AppendInt(append(b, "&"+paging.PageParam+"="...), int64(page), 10)
+		}
+	}
 	b = append(b, `>; rel="`...)
 	b = append(b, rel...)
 	return append(b, '"')
