@@ -385,3 +385,23 @@ func TestFilesBelowLeavesAChangesOwnFilesOut(t *testing.T) {
 		t.Errorf("filesBelow of a missing directory: %v, %v; want nothing", got, err)
 	}
 }
+
+// TestTheTemplateUsesNoUnreleasedPlatformAPI: rename --library makes a
+// service that requires the newest release of the platform, so what it
+// keeps (every package outside platform/, and the templates a resource is
+// generated from) must not use what the changelog's Unreleased section
+// adds: such a service would not compile. Cut a release first.
+func TestTheTemplateUsesNoUnreleasedPlatformAPI(t *testing.T) {
+	root := filepath.Join("..", "..")
+	text, err := os.ReadFile(filepath.Join(root, "platform", "CHANGELOG.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreleased := changelog.UnreleasedAdditions(text)
+	if len(unreleased) == 0 {
+		return
+	}
+	for _, use := range platformUses(t, root, unreleased) {
+		t.Errorf("%s uses %s, which platform/CHANGELOG.md lists as unreleased: a service made with rename --library, which requires the newest release, would not compile; release the platform (docs/releasing.md)", use.file, use.name)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -52,5 +53,24 @@ func TestNewestOrFirstOf(t *testing.T) {
 	}
 	if _, err := NewestOrFirstOf(filepath.Join(dir, "missing.md")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("NewestOrFirstOf of a missing file: %v, want fs.ErrNotExist", err)
+	}
+}
+
+func TestUnreleasedAdditions(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"nothing unreleased", "## Unreleased\n\n## [1.0.0] - 2026-11-27\n\n### Added\n\n- `database.One[T](ctx, q)`: a row.\n", nil},
+		{"added, then changed", "# Changelog\n\n## Unreleased\n\n### Added\n\n- `database.One[T](ctx, q)`: a row,\n  read through pgx.\n- `paging.Walk`, to walk.\n\n### Changed\n\n- `router.New` checks more.\n\n## [1.0.0] - 2026-11-27\n\n### Added\n\n- `router.Old`.\n",
+			[]string{"database.One", "paging.Walk"}},
+		{"bracketed heading", "## [Unreleased]\n### Added\n- `problem.New(status)`\n", []string{"problem.New"}},
+		{"a method or prose is no name", "## Unreleased\n### Added\n- `router.Ctx.Deadline()`: a method.\n- A new `router.Option`.\n- `Config.Field`.\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := UnreleasedAdditions([]byte(tc.text)); !slices.Equal(got, tc.want) {
+				t.Errorf("UnreleasedAdditions = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
