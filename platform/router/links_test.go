@@ -121,3 +121,41 @@ func TestLinkHeadersGoBackByPage(t *testing.T) {
 		t.Errorf("a page reached by cursor links back to %q", prev)
 	}
 }
+
+// TestLinkHeaderKeepsTheFiltersFirst pins the Link header of a filtered
+// list: each link is the path, the filters in the request's order and
+// escaping, then the cursor alone or the limit and the page; rel="first"
+// has no page, and a link the route set stays last.
+func TestLinkHeaderKeepsTheFiltersFirst(t *testing.T) {
+	t.Parallel()
+	type input struct {
+		paging.Query
+		paging.CursorQuery
+		Q    string `query:"q"`
+		Kind string `query:"kind"`
+	}
+	list := func(c *router.Ctx, in *input) (*paging.Page[cursorRowOut], error) {
+		page := paging.New([]cursorRowOut{{ID: 1}}, 100, c.Paging())
+		if in.Cursor == "" && in.Kind == "cursor" {
+			page.NextCursor = "eyJhIjoxfQ==.c2ln-_"
+		}
+		return &page, nil
+	}
+	r := newRouter(t, router.Config{Controllers: []router.Controller{
+		router.Group{Declared: []router.Route{router.Get("/rows", list)}},
+	}})
+	for target, want := range map[string]string{
+		"/rows?limit=5": `</rows?limit=5&page=1>; rel="next", </rows?limit=5>; rel="first"`,
+		"/rows?q=a+b%26c&page=2&limit=5&kind=k%C3%A9": `</rows?q=a+b%26c&kind=k%C3%A9&limit=5&page=3>; rel="next", ` +
+			`</rows?q=a+b%26c&kind=k%C3%A9&limit=5&page=1>; rel="prev", </rows?q=a+b%26c&kind=k%C3%A9&limit=5>; rel="first"`,
+		"/rows?kind=cursor&limit=5": `</rows?kind=cursor&cursor=eyJhIjoxfQ%3D%3D.c2ln-_>; rel="next", </rows?kind=cursor&limit=5>; rel="first"`,
+	} {
+		resp, body := get(t, r, target)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", target, resp.StatusCode, body)
+		}
+		if got := resp.Header.Get("Link"); got != want {
+			t.Errorf("%s: Link\n%s\nwant\n%s", target, got, want)
+		}
+	}
+}
