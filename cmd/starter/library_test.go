@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -394,6 +395,9 @@ func TestFilesBelowLeavesAChangesOwnFilesOut(t *testing.T) {
 func TestTheTemplateUsesNoUnreleasedPlatformAPI(t *testing.T) {
 	root := filepath.Join("..", "..")
 	text, err := os.ReadFile(filepath.Join(root, "platform", "CHANGELOG.md"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no platform/: a service in library mode, which requires a released platform and compiles only against what it has")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
