@@ -1,99 +1,72 @@
 package main
 
 import (
-	"go/ast"
+	"fmt"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
 
 // platformUse is a use of the platform's exported name (pkg.Name) in a
-// file of the template.
+// file of the template, with its line in a Go file.
 type platformUse struct{ file, name string }
 
 // platformUses returns the uses of names (each pkg.Name, pkg a package of
 // the platform) in the files under root that a service made in library
 // mode keeps: in Go files, a selector of the package imported from the
-// platform; in the starter's templates, the text pkg.Name.
+// platform (as remove finds the uses of what it deletes, usesOf); in the
+// starter's templates, the text pkg.Name.
 func platformUses(t *testing.T, root string, names []string) []platformUse {
 	t.Helper()
+	declared := map[string]map[string]bool{} // platform package → names
+	patterns := make([]*regexp.Regexp, len(names))
+	for i, name := range names {
+		pkg, n, _ := strings.Cut(name, ".")
+		if declared[pkg] == nil {
+			declared[pkg] = map[string]bool{}
+		}
+		declared[pkg][n] = true
+		patterns[i] = regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	}
 	var uses []platformUse
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	fset := token.NewFileSet()
+	err := walkGo(root, func(rel string, src []byte) error {
+		if slices.ContainsFunc(libraryDirs, func(dir string) bool { return strings.HasPrefix(rel, dir+"/") }) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, rel, src, 0)
 		if err != nil {
 			return err
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if slices.Contains(libraryDirs, rel) || d.Name() == ".git" || d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch {
-		case strings.HasSuffix(path, ".go"):
-			used, err := goUses(path, names)
-			for _, name := range used {
-				uses = append(uses, platformUse{rel, name})
-			}
-			return err
-		case strings.HasSuffix(path, ".tmpl"):
-			text, err := os.ReadFile(path)
-			for _, name := range names {
-				if regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).Match(text) {
-					uses = append(uses, platformUse{rel, name})
-				}
-			}
-			return err
+		// No directory of the template is a package of the platform: ""
+		// declares nothing local.
+		for _, u := range usesOf(f, "", platformModule, declared) {
+			uses = append(uses, platformUse{fmt.Sprintf("%s:%d", rel, fset.Position(u.Pos()).Line), u.name})
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return uses
-}
-
-// goUses returns which of names the Go file at path selects from a
-// package of the platform it imports.
-func goUses(path string, names []string) ([]string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+	templates, err := filepath.Glob(filepath.Join(root, "cmd", "starter", "templates", "*.tmpl"))
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	imported := map[string]string{} // the file's name of a platform package → its name
-	for _, spec := range f.Imports {
-		p, _ := strconv.Unquote(spec.Path.Value)
-		if !strings.HasPrefix(p, platformModule+"/") {
-			continue
+	for _, path := range templates {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		pkg := p[strings.LastIndex(p, "/")+1:]
-		local := pkg
-		if spec.Name != nil {
-			local = spec.Name.Name
-		}
-		imported[local] = pkg
-	}
-	var used []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		if x, ok := sel.X.(*ast.Ident); ok {
-			if pkg, ok := imported[x.Name]; ok {
-				if name := pkg + "." + sel.Sel.Name; slices.Contains(names, name) && !slices.Contains(used, name) {
-					used = append(used, name)
-				}
+		for i, re := range patterns {
+			if re.Match(text) {
+				uses = append(uses, platformUse{filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator))), names[i]})
 			}
 		}
-		return true
-	})
-	return used, nil
+	}
+	return uses
 }
