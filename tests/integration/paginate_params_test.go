@@ -98,10 +98,7 @@ func TestCursorPagesShareOnePreparedStatement(t *testing.T) {
 	if pages != 12 {
 		t.Fatalf("%d pages of 5 of 60 rows, want 12", pages)
 	}
-	var prepared []string
-	if err := db.NewRaw(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%every_kinds%'`).Scan(ctx, &prepared); err != nil {
-		t.Fatal(err)
-	}
+	prepared := preparedStatements(t, ctx, db)
 	if len(prepared) != 1 || !strings.Contains(prepared[0], `"id") > ($1)`) {
 		t.Errorf("prepared statements of every_kinds after 12 pages:\n%s\nwant one, of the pages after a cursor, whose key is $1", strings.Join(prepared, "\n"))
 	}
@@ -163,6 +160,17 @@ func walkTable(t *testing.T) (context.Context, *bun.DB, *paging.Cursors) {
 		t.Fatal(err)
 	}
 	return ctx, everyKindsDB(t, ctx), cursors
+}
+
+// preparedStatements returns the statements of every_kinds prepared on
+// db's connection: db must hold one at most.
+func preparedStatements(t *testing.T, ctx context.Context, db *bun.DB) []string {
+	t.Helper()
+	var prepared []string
+	if err := db.NewRaw(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%every_kinds%'`).Scan(ctx, &prepared); err != nil {
+		t.Fatal(err)
+	}
+	return prepared
 }
 
 // pageIDs reads the page of q, a select of every_kinds, after cursor (""
@@ -245,10 +253,7 @@ func TestARowByIDIsOnePreparedStatement(t *testing.T) {
 			t.Fatalf("row %d: %+v, %v", id+1, row, err)
 		}
 	}
-	var prepared []string
-	if err := db.NewRaw(`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%every_kinds%'`).Scan(ctx, &prepared); err != nil {
-		t.Fatal(err)
-	}
+	prepared := preparedStatements(t, ctx, db)
 	if len(prepared) != 1 || !strings.Contains(prepared[0], `(id = $1)`) {
 		t.Errorf("prepared statements of every_kinds after 10 rows by id:\n%s\nwant one, whose id is $1", strings.Join(prepared, "\n"))
 	}
