@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/clientip"
@@ -223,5 +224,10 @@ func (r *Router) fiberConfig() fiber.Config {
 		// (5) The final error handler sees every error that did not become
 		// a response on its way up, including fasthttp's own (413).
 		ErrorHandler: r.handleError,
+		// Answers are written with encoding/json's semantics on the engine
+		// of encoding/json/v2 (the module that mirrors it until the
+		// standard library has it): the same bytes, without an allocation
+		// for every value that marshals itself, such as a time.Time.
+		JSONEncoder: jsonv1.Marshal,
 	}
 }
