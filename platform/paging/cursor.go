@@ -139,11 +139,8 @@ func (c *Cursors) Encode(pos Position) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	payload, err := json.Marshal(w)
-	if err != nil {
-		return "", fmt.Errorf("paging: encode cursor: %w", err)
-	}
-	return c.seal(payload), nil
+	var buf [192]byte
+	return c.seal(appendWire(buf[:0], w)), nil
 }
 
 // wireOf is pos as its cursor's payload holds it.

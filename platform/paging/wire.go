@@ -2,9 +2,64 @@ package paging
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 )
+
+// appendWire appends w as encoding/json writes it, byte for byte, without
+// its reflection: the payload of every cursor a page hands out.
+func appendWire(b []byte, w wirePosition) []byte {
+	b = append(b, `{"p":`...)
+	b = strconv.AppendInt(b, int64(w.Page), 10)
+	b = append(b, `,"l":`...)
+	b = strconv.AppendInt(b, int64(w.Limit), 10)
+	b = append(b, `,"f":`...)
+	b = appendWireString(b, w.Filter)
+	b = append(b, `,"a":`...)
+	if w.After == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, s := range w.After {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendWireString(b, s)
+		}
+		b = append(b, ']')
+	}
+	if w.Total != 0 {
+		b = append(b, `,"t":`...)
+		b = strconv.AppendInt(b, int64(w.Total), 10)
+	}
+	if w.Exact {
+		b = append(b, `,"x":true`...)
+	}
+	if w.At != 0 {
+		b = append(b, `,"c":`...)
+		b = strconv.AppendInt(b, w.At, 10)
+	}
+	if w.Row {
+		b = append(b, `,"r":true`...)
+	}
+	return append(b, '}')
+}
+
+// appendWireString appends s as a JSON string as encoding/json writes it:
+// printable ASCII as it is, and anything it escapes (quotes, backslashes,
+// <, > and &, control characters, non-ASCII) by encoding/json itself.
+func appendWireString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			quoted, _ := json.Marshal(s) // a string always marshals
+			return append(b, quoted...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
 
 // readWire reads a cursor's payload as Encode writes it with
 // encoding/json: an object of wirePosition's keys, in its field order,
