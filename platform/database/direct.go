@@ -297,8 +297,9 @@ func directModel[T any](table *schema.Table) bool {
 // kind or time.Time, or a pointer to one, that Bun reads without an option
 // of its own and that has no Scan method to do it.
 func directField(f *schema.Field) bool {
-	for _, opt := range []string{"json", "json_use_number", "array", "hstore", "msgpack", "multirange"} {
-		if f.Tag.HasOption(opt) {
+	for opt := range f.Tag.Options {
+		switch opt {
+		case "json", "json_use_number", "array", "hstore", "msgpack", "multirange":
 			return false
 		}
 	}
@@ -309,14 +310,13 @@ func directField(f *schema.Field) bool {
 	if isTime(t) {
 		return true
 	}
-	if reflect.PointerTo(t).Implements(scannerType) {
-		return false
-	}
 	switch t.Kind() {
 	case reflect.String, reflect.Bool, reflect.Float32, reflect.Float64,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint8, reflect.Uint16, reflect.Uint32:
-		return true
+		// A predeclared type (string, int64…) has no methods; a type
+		// of a package may scan itself.
+		return t.PkgPath() == "" || !reflect.PointerTo(t).Implements(scannerType)
 	}
 	return false
 }

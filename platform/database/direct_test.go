@@ -47,8 +47,11 @@ func TestBunPoolReadTellsThePoolsQueries(t *testing.T) {
 	}
 }
 
-// TestDirectModels: a model of basic kinds, time.Time and pointers to them
-// is read directly; one with a hook on its scanned rows, a field Bun reads
+// role is a named text without a Scan method.
+type role string
+
+// TestDirectModels: a model of basic kinds (a type of its package that does
+// not scan itself included), time.Time and pointers to them is read directly; one with a hook on its scanned rows, a field Bun reads
 // as JSON, a sql.Scanner or a pointer to a pointer is Bun's.
 func TestDirectModels(t *testing.T) {
 	db, err := Open(context.Background(), "sqlite://:memory:")
@@ -64,6 +67,7 @@ func TestDirectModels(t *testing.T) {
 		On    *bool
 		Small uint16
 		Ended bun.NullTime
+		Role  role
 	}
 	type withMap struct {
 		ID   int64
