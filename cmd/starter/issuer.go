@@ -54,6 +54,7 @@ var accountsPaths = []string{
 	"app/repositories/loginfailures.go",
 	"app/repositories/sessions.go",
 	"app/repositories/users.go",
+	"app/repositories/users_test.go",
 	"migrations/20250601000000_create_users.go",
 	"migrations/20250701000000_index_users_search.go",
 	"migrations/20250801000000_create_sessions.go",
