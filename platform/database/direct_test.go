@@ -51,8 +51,9 @@ func TestBunPoolReadTellsThePoolsQueries(t *testing.T) {
 type role string
 
 // TestDirectModels: a model of basic kinds (a type of its package that does
-// not scan itself included), time.Time and pointers to them is read directly; one with a hook on its scanned rows, a field Bun reads
-// as JSON, a sql.Scanner or a pointer to a pointer is Bun's.
+// not scan itself included), time.Time and pointers to them is read
+// directly; one with a hook on its scanned rows, a field Bun reads as JSON,
+// a sql.Scanner or a pointer to a pointer is Bun's.
 func TestDirectModels(t *testing.T) {
 	db, err := Open(context.Background(), "sqlite://:memory:")
 	if err != nil {

@@ -139,8 +139,7 @@ func (c *Cursors) Encode(pos Position) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var buf [192]byte
-	return c.seal(appendWire(buf[:0], w)), nil
+	return c.seal(appendWire(make([]byte, 0, 192), w)), nil
 }
 
 // wireOf is pos as its cursor's payload holds it.

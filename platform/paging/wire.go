@@ -61,8 +61,8 @@ func appendWireString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// readWire reads a cursor's payload as Encode writes it with
-// encoding/json: an object of wirePosition's keys, in its field order,
+// readWire reads a cursor's payload as Encode writes it (appendWire, the
+// bytes encoding/json writes): an object of wirePosition's keys, in its field order,
 // each once, numbers as integers, no spaces. It reports false for any
 // other text, which json.Unmarshal then reads: this is a fast path for
 // the payloads every request brings, not a second format.
