@@ -14,6 +14,10 @@
 // every implementation on a loopback port (raw pgx and today's strategy on
 // net/http, the service and raw pgx on raw Fiber on their Fiber listeners)
 // and loads it over keep-alive connections; the default, handler, calls
-// them in process. The database comes from the integration tests'
-// harness: TEST_DATABASE_URL, Docker or the local PostgreSQL binaries.
+// them in process. BENCH_TRANSPORT=process serves each implementation as
+// http does but from a child process of its own (the test binary again),
+// so that none shares its CPU, heap or collector with the load or another
+// implementation, and reports the CPU time each child spends per request.
+// The database comes from the integration tests' harness:
+// TEST_DATABASE_URL, Docker or the local PostgreSQL binaries.
 package dbscale

@@ -14,6 +14,10 @@ type cell struct {
 	rps float64
 	// p50 is the median latency.
 	p50 time.Duration
+	// n is the number of requests completed.
+	n int
+	// cpu is the server's CPU time per request, where it was measured.
+	cpu time.Duration
 }
 
 // load runs fn from workers goroutines for d and measures the throughput
@@ -54,7 +58,7 @@ func load(ctx context.Context, workers int, d time.Duration, fn func(ctx context
 		return cell{}, fmt.Errorf("no request completed in %s", d)
 	}
 	slices.Sort(all)
-	return cell{rps: float64(len(all)) / elapsed.Seconds(), p50: all[len(all)/2]}, nil
+	return cell{rps: float64(len(all)) / elapsed.Seconds(), p50: all[len(all)/2], n: len(all)}, nil
 }
 
 // median returns the cell of median throughput of the rounds.

@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humafiber"
 	"github.com/gofiber/fiber/v2"
+	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver of database/sql, for sqlx
 	"github.com/jmoiron/sqlx"
 	"github.com/uptrace/bun"
 
@@ -19,6 +20,17 @@ import (
 // neither documents keyset paging, so each counts and pages by LIMIT and
 // OFFSET, and a cursor scenario is the same page by offset (as for
 // today's strategy). Both answer the paging envelope of paging.New.
+
+// openSQLx opens the sqlx peer's pool: pgx's database/sql driver, as
+// sqlx's documentation opens PostgreSQL.
+func openSQLx(dsn string) (*sqlx.DB, error) {
+	db, err := sqlx.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(25)
+	return db, nil
+}
 
 // sqlxApp is the list on Fiber with sqlx over pgx's database/sql driver,
 // the stack of create-go-app/fiber-go-template: the query parameters read

@@ -50,6 +50,12 @@ type rawList struct {
 	estimates  map[string]estimate
 }
 
+// newRawList is the raw list on pool, remembering its own overruns and
+// estimates as the service does.
+func newRawList(pool *pgxpool.Pool, cursors *paging.Cursors) *rawList {
+	return &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}}
+}
+
 // estimate is a kept planner estimate.
 type estimate struct {
 	rows  int
@@ -216,17 +222,19 @@ func (r *rawList) auto(ctx context.Context, base string, args []any) (int, bool,
 		cctx, cancel := context.WithTimeout(ctx, budget)
 		var n int
 		err = conn.QueryRow(cctx, "SELECT count(*) FROM ("+base+") AS counted", args...).Scan(&n)
+		over := errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
-		if cctx.Err() != nil {
+		if over {
 			// As the service does: a late cancel request must not reach
-			// the next statement of a pooled connection.
+			// the next statement of a pooled connection. (Only over the
+			// budget: once cancel has run, cctx.Err is never nil.)
 			_ = conn.Conn().Close(context.Background())
 		}
 		conn.Release()
 		switch {
-		case err == nil:
+		case err == nil && !over:
 			return n, true, nil
-		case !errors.Is(cctx.Err(), context.DeadlineExceeded) || ctx.Err() != nil:
+		case !over:
 			return 0, false, err
 		}
 		r.mu.Lock()

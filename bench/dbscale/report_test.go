@@ -2,6 +2,7 @@ package dbscale
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ func report(b *testing.B, sizes []*size, st settings) {
 				rate(m[implToday]), rate(m[implService]), rate(m[implRaw]), rate(m[implRawFiber]), rate(m[implHuma]), rate(m[implSQLx]),
 				m[implService].rps/m[implToday].rps, m[implService].rps/m[implRaw].rps, m[implService].rps/m[implRawFiber].rps,
 				m[implService].rps/m[implHuma].rps, m[implService].rps/m[implSQLx].rps)
+		}
+		if st.transport == transportProcess {
+			sz.reportCPU(b, &out, names)
 		}
 	}
 	largest, smallest := sizes[len(sizes)-1], sizes[0]
@@ -81,4 +85,40 @@ func p50Ratio(a *size, ai int, b *size, bi int) float64 {
 
 func rate(c cell) string {
 	return fmt.Sprintf("%.0f (%s)", c.rps, c.p50.Round(10*time.Microsecond))
+}
+
+// reportCPU prints the median CPU time each child spent per request, and
+// the service's difference from raw pgx on net/http and on raw Fiber, and
+// reports the deep cursor page's differences as metrics.
+func (sz *size) reportCPU(b *testing.B, out *strings.Builder, names [implCount]string) {
+	fmt.Fprintf(out, "\nCPU time of the serving process per request, %d users\n\n| scenario | %s | %s | %s | %s | %s | %s | service − raw | service − raw on Fiber |\n|---|---|---|---|---|---|---|---|---|\n",
+		sz.rows, names[implToday], names[implService], names[implRaw], names[implRawFiber], names[implHuma], names[implSQLx])
+	for i, sc := range sz.scenarios {
+		var cpu [implCount]time.Duration
+		for impl := range implCount {
+			cpu[impl] = medianCPU(sz.cells[i][impl])
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sc.name, micros(cpu[implToday]), micros(cpu[implService]),
+			micros(cpu[implRaw]), micros(cpu[implRawFiber]), micros(cpu[implHuma]), micros(cpu[implSQLx]),
+			micros(cpu[implService]-cpu[implRaw]), micros(cpu[implService]-cpu[implRawFiber]))
+		if sc.name == "deep, cursor" {
+			b.ReportMetric(float64(cpu[implService]-cpu[implRaw])/float64(time.Microsecond), fmt.Sprintf("cpu-gap-µs/%d-rows", sz.rows))
+			b.ReportMetric(float64(cpu[implService]-cpu[implRawFiber])/float64(time.Microsecond), fmt.Sprintf("cpu-gap-fiber-µs/%d-rows", sz.rows))
+		}
+	}
+}
+
+// medianCPU is the median of the cells' CPU time per request.
+func medianCPU(cells []cell) time.Duration {
+	cpu := make([]time.Duration, len(cells))
+	for i, c := range cells {
+		cpu[i] = c.cpu
+	}
+	slices.Sort(cpu)
+	return cpu[len(cpu)/2]
+}
+
+// micros writes d in microseconds, to one decimal.
+func micros(d time.Duration) string {
+	return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond))
 }

@@ -9,15 +9,20 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // the pgx driver of database/sql, for sqlx
-	"github.com/jmoiron/sqlx"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) != "" { // a child serving an implementation
+		os.Exit(serveChild())
+	}
+	pgtest.Main(m)
+}
 
 // settings of a run, from the environment.
 type settings struct {
@@ -31,8 +36,8 @@ type settings struct {
 func readSettings(b *testing.B) settings {
 	s := settings{sizes: []int{10_000, 100_000, 1_000_000}, rounds: 3, cell: 1500 * time.Millisecond, workers: 8, transport: transportHandler}
 	if v := os.Getenv("BENCH_TRANSPORT"); v != "" {
-		if v != transportHandler && v != transportHTTP {
-			b.Fatalf("BENCH_TRANSPORT: %q is neither %s nor %s", v, transportHandler, transportHTTP)
+		if _, ok := implNames[v]; !ok {
+			b.Fatalf("BENCH_TRANSPORT: %q is none of %s, %s and %s", v, transportHandler, transportHTTP, transportProcess)
 		}
 		s.transport = v
 	}
@@ -80,6 +85,7 @@ const (
 var implNames = map[string][implCount]string{
 	transportHandler: {"today (count + OFFSET)", "service", "raw pgx, same strategy", "raw pgx on raw Fiber", "huma + Bun (count + OFFSET)", "Fiber + sqlx (count + OFFSET)"},
 	transportHTTP:    {"today (count + OFFSET, net/http)", "service", "raw pgx + net/http, same strategy", "raw pgx + raw Fiber", "huma + Bun (count + OFFSET)", "Fiber + sqlx (count + OFFSET)"},
+	transportProcess: {"today", "service", "raw pgx + net/http", "raw pgx + raw Fiber", "huma + Bun", "Fiber + sqlx"},
 }
 
 // call is one request of an implementation, from a worker.
@@ -88,6 +94,7 @@ type call func(ctx context.Context, worker int, sc scenario) error
 // size is one seeded database and the implementations on it.
 type size struct {
 	rows      int
+	dsn       string
 	scenarios []scenario
 	impls     [implCount]call
 	// cells[scenario][impl] holds one cell per round.
@@ -96,42 +103,57 @@ type size struct {
 	// for the reads beside the list (BenchmarkRowByID).
 	service *target
 	raw     *rawList
+	// children serve the implementations on the process transport.
+	children [implCount]*child
+}
+
+// seeded is a new database of the harness with rows users, its DSN and
+// the service's pool on it, closed when tb ends.
+func seeded(tb testing.TB, ctx context.Context, rows int) (string, *bun.DB) {
+	tb.Helper()
+	dsn := pgtest.NewDatabase(tb)
+	db, err := database.Open(ctx, dsn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = db.Close() })
+	if err := seedUsers(ctx, db, rows); err != nil {
+		tb.Fatal(err)
+	}
+	return dsn, db
+}
+
+// rawPool is raw pgx's pool on dsn, with at most conns connections, closed
+// when tb ends, and the platform's cursors.
+func rawPool(tb testing.TB, ctx context.Context, dsn string, conns int) (*pgxpool.Pool, *paging.Cursors) {
+	tb.Helper()
+	pool, err := newPool(ctx, dsn+"&pool_max_conns="+strconv.Itoa(conns))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(pool.Close)
+	cursors, err := paging.NewCursors(secret)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pool, cursors
 }
 
 func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
-	dsn := pgtest.NewDatabase(b)
-	db, err := database.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = db.Close() })
 	start := time.Now()
-	if err := seedUsers(ctx, db, rows); err != nil {
-		b.Fatal(err)
-	}
+	dsn, db := seeded(b, ctx, rows)
 	fmt.Printf("seeded %d users in %s\n", rows, time.Since(start).Round(100*time.Millisecond))
-	pool, err := newPool(ctx, dsn+"&pool_max_conns=25")
+	pool, cursors := rawPool(b, ctx, dsn, 25)
+	sqlxDB, err := openSQLx(dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(pool.Close)
-	cursors, err := paging.NewCursors(secret)
-	if err != nil {
-		b.Fatal(err)
-	}
-	// The sqlx peer's pool: pgx's database/sql driver, as sqlx's
-	// documentation opens PostgreSQL.
-	sqlxDB, err := sqlx.Open("pgx", dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sqlxDB.SetMaxOpenConns(25)
 	b.Cleanup(func() { _ = sqlxDB.Close() })
 	svc, err := newService(ctx, db, st.workers)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sz := &size{rows: rows, scenarios: scenarios(rows)}
+	sz := &size{rows: rows, dsn: dsn, scenarios: scenarios(rows)}
 	for i, sc := range sz.scenarios {
 		if sc.byCursor {
 			if sz.scenarios[i].cursor, err = svc.cursorBefore(ctx, sc); err != nil {
@@ -147,10 +169,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	}
 	// raw pgx bare and on Fiber each remember their own overruns and
 	// estimates, as the service does.
-	newRaw := func() *rawList {
-		return &rawList{pool: pool, cursors: cursors, overBudget: map[string]time.Time{}, estimates: map[string]estimate{}}
-	}
-	raw, onFiber := newRaw(), newRaw()
+	raw, onFiber := newRawList(pool, cursors), newRawList(pool, cursors)
 	sz.service, sz.raw = svc, raw
 	today := &rawList{pool: pool, cursors: cursors, today: true}
 	byPath := func(get func(ctx context.Context, worker int, path string) ([]byte, error)) call {
@@ -168,6 +187,15 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 		}
 		sz.impls = [implCount]call{direct(today), byPath(svc.get), direct(raw), byPath(newTarget(rawFiber(onFiber), "", st.workers).get),
 			byPath(newTarget(humaApp(db), "", st.workers).get), byPath(newTarget(sqlxApp(sqlxDB), "", st.workers).get)}
+	} else if st.transport == transportProcess {
+		for impl := range implCount {
+			c, err := startChild(impl, dsn, st.workers)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(c.stop)
+			sz.children[impl], sz.impls[impl] = c, byPath(c.remote.get)
+		}
 	} else {
 		for impl, app := range [implCount]any{rawHandler(today), svc.app, rawHandler(raw), rawFiber(onFiber), humaApp(db), sqlxApp(sqlxDB)} {
 			authorization := ""
@@ -200,7 +228,11 @@ func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
 
 // run loads one implementation on one scenario.
 func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
-	return load(ctx, st.workers, d, func(ctx context.Context, w int) error { return sz.call(ctx, impl, w, sc) })
+	fn := func(ctx context.Context, w int) error { return sz.call(ctx, impl, w, sc) }
+	if c := sz.children[impl]; c != nil {
+		return c.measure(ctx, st.workers, d, fn)
+	}
+	return load(ctx, st.workers, d, fn)
 }
 
 // BenchmarkScale seeds every size, warms every cell up once, then runs the

@@ -10,8 +10,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/asapjs/fiber-template/app/models"
-	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
 // BenchmarkStatements reads a page of 21 users after an id through Bun, one
@@ -25,15 +23,7 @@ import (
 //	benchstat -col /impl
 func BenchmarkStatements(b *testing.B) {
 	ctx := context.Background()
-	dsn := pgtest.NewDatabase(b)
-	service, err := database.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = service.Close() })
-	if err := seedUsers(ctx, service, 10_000); err != nil {
-		b.Fatal(err)
-	}
+	dsn, service := seeded(b, ctx, 10_000)
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		b.Fatal(err)

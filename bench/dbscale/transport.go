@@ -23,6 +23,11 @@ const (
 	// Fiber on their Fiber listeners, raw pgx (and today's strategy) on
 	// net/http, as the paging issue measured it.
 	transportHTTP = "http"
+	// transportProcess serves every implementation as transportHTTP does,
+	// each from a child process of its own (the test binary again), so
+	// that none shares its CPU, heap or collector with the load or with
+	// another, and measures the CPU time each child spends per request.
+	transportProcess = "process"
 )
 
 // rawHandler serves a raw list on net/http: the scenario parsed from the
@@ -90,9 +95,13 @@ func listen(app any, authorization string, workers int) (*remote, func(), error)
 		ln.Close()
 		return nil, nil, fmt.Errorf("cannot serve a %T", app)
 	}
-	addr := ln.Addr().String()
+	return newRemote(ln.Addr().String(), authorization, workers), stop, nil
+}
+
+// newRemote is the client of an implementation listening on addr.
+func newRemote(addr, authorization string, workers int) *remote {
 	return &remote{base: "http://" + addr, authorization: authorization,
-		client: &fasthttp.HostClient{Addr: addr, MaxConns: workers, ReadBufferSize: 16 << 10}}, stop, nil
+		client: &fasthttp.HostClient{Addr: addr, MaxConns: workers, ReadBufferSize: 16 << 10}}
 }
 
 // get sends GET path and reads the answer in full; anything but a 200 is
