@@ -45,61 +45,83 @@ func serve(name, dsn string) error {
 	if impl < 0 {
 		return fmt.Errorf("%s=%q names no implementation", serveEnv, name)
 	}
-	ctx := context.Background()
-	var app any
-	authorization := "-"
-	switch impl {
-	case implService, implHuma:
-		db, err := database.Open(ctx, dsn)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		if impl == implHuma {
-			app = humaApp(db)
-			break
-		}
-		svc, err := newService(ctx, db, 1)
-		if err != nil {
-			return err
-		}
-		app, authorization = svc.app, strings.ReplaceAll(svc.authorization, " ", "+")
-	case implSQLx:
-		db, err := openSQLx(dsn)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		app = sqlxApp(db)
-	default:
-		pool, err := newPool(ctx, dsn+"&pool_max_conns=25")
-		if err != nil {
-			return err
-		}
-		defer pool.Close()
-		cursors, err := paging.NewCursors(secret)
-		if err != nil {
-			return err
-		}
-		switch impl {
-		case implToday:
-			app = rawHandler(&rawList{pool: pool, cursors: cursors, today: true})
-		case implRaw:
-			app = rawHandler(newRawList(pool, cursors))
-		default:
-			app = rawFiber(newRawList(pool, cursors))
-		}
+	app, authorization, closeApp, err := childApp(context.Background(), impl, dsn)
+	if err != nil {
+		return err
 	}
+	defer closeApp()
 	r, stop, err := listen(app, "", 1)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	cpu, cpuAddr, err := serveCPU()
 	if err != nil {
 		return err
 	}
-	cpu := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	defer cpu.Close()
+	if authorization == "" {
+		authorization = "-"
+	}
+	fmt.Printf("ready %s %s %s\n", strings.TrimPrefix(r.base, "http://"), cpuAddr, strings.ReplaceAll(authorization, " ", "+"))
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return nil
+}
+
+// childApp is the implementation impl on dsn, the Authorization its
+// requests need ("" for none), and what closes its pool.
+func childApp(ctx context.Context, impl int, dsn string) (app any, authorization string, closeApp func(), err error) {
+	switch impl {
+	case implService, implHuma:
+		db, err := database.Open(ctx, dsn)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		closeApp = func() { _ = db.Close() }
+		if impl == implHuma {
+			return humaApp(db), "", closeApp, nil
+		}
+		svc, err := newService(ctx, db, 1)
+		if err != nil {
+			closeApp()
+			return nil, "", nil, err
+		}
+		return svc.app, svc.authorization, closeApp, nil
+	case implSQLx:
+		db, err := openSQLx(dsn)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return sqlxApp(db), "", func() { _ = db.Close() }, nil
+	}
+	pool, err := newPool(ctx, dsn+"&pool_max_conns=25")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cursors, err := paging.NewCursors(secret)
+	if err != nil {
+		pool.Close()
+		return nil, "", nil, err
+	}
+	switch impl {
+	case implToday:
+		app = rawHandler(&rawList{pool: pool, cursors: cursors, today: true})
+	case implRaw:
+		app = rawHandler(newRawList(pool, cursors))
+	default:
+		app = rawFiber(newRawList(pool, cursors))
+	}
+	return app, "", pool.Close, nil
+}
+
+// serveCPU serves the process's CPU time so far, in nanoseconds, on a
+// loopback port.
+func serveCPU() (*http.Server, net.Addr, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		d, err := cpuTime()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -107,11 +129,8 @@ func serve(name, dsn string) error {
 		}
 		fmt.Fprint(w, d.Nanoseconds())
 	})}
-	go func() { _ = cpu.Serve(ln) }()
-	defer cpu.Close()
-	fmt.Printf("ready %s %s %s\n", strings.TrimPrefix(r.base, "http://"), ln.Addr(), authorization)
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	return nil
+	go func() { _ = srv.Serve(ln) }()
+	return srv, ln.Addr(), nil
 }
 
 // child is an implementation served by a child process.
