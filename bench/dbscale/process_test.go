@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/asapjs/fiber-template/platform/database"
-	"github.com/asapjs/fiber-template/platform/paging"
 )
 
 // The environment of a child process that serves one implementation on the
@@ -29,8 +28,9 @@ const (
 // serveChild is a child process's life when serveEnv names an implementation
 // (its name on the process transport): it serves it on a loopback port,
 // and its own CPU time on another, prints "ready <addr> <cpu addr>
-// <authorization>" and serves until its standard input ends. It returns
-// the process's exit code.
+// <authorization>" (the Authorization its requests need, empty for none)
+// and serves until its standard input ends. It returns the process's exit
+// code.
 func serveChild() int {
 	if err := serve(os.Getenv(serveEnv), os.Getenv(dsnEnv)); err != nil {
 		fmt.Fprintln(os.Stderr, "dbscale child:", err)
@@ -45,11 +45,12 @@ func serve(name, dsn string) error {
 	if impl < 0 {
 		return fmt.Errorf("%s=%q names no implementation", serveEnv, name)
 	}
-	app, authorization, closeApp, err := childApp(context.Background(), impl, dsn)
+	on, closeStack, err := openStack(context.Background(), impl, dsn)
 	if err != nil {
 		return err
 	}
-	defer closeApp()
+	defer closeStack()
+	app, authorization := on.served(impl)
 	r, stop, err := listen(app, "", 1)
 	if err != nil {
 		return err
@@ -60,58 +61,39 @@ func serve(name, dsn string) error {
 		return err
 	}
 	defer cpu.Close()
-	if authorization == "" {
-		authorization = "-"
-	}
-	fmt.Printf("ready %s %s %s\n", strings.TrimPrefix(r.base, "http://"), cpuAddr, strings.ReplaceAll(authorization, " ", "+"))
+	fmt.Printf("ready %s %s %s\n", strings.TrimPrefix(r.base, "http://"), cpuAddr, authorization)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return nil
 }
 
-// childApp is the implementation impl on dsn, the Authorization its
-// requests need ("" for none), and what closes its pool.
-func childApp(ctx context.Context, impl int, dsn string) (app any, authorization string, closeApp func(), err error) {
+// openStack opens what the implementation impl is built on, and only
+// that, and what closes it.
+func openStack(ctx context.Context, impl int, dsn string) (stack, func(), error) {
+	var on stack
+	var err error
 	switch impl {
 	case implService, implHuma:
-		db, err := database.Open(ctx, dsn)
-		if err != nil {
-			return nil, "", nil, err
+		if on.db, err = database.Open(ctx, dsn); err != nil {
+			return on, nil, err
 		}
-		closeApp = func() { _ = db.Close() }
-		if impl == implHuma {
-			return humaApp(db), "", closeApp, nil
+		closeDB := func() { _ = on.db.Close() }
+		if impl == implService {
+			if on.svc, err = newService(ctx, on.db, 1); err != nil {
+				closeDB()
+				return on, nil, err
+			}
 		}
-		svc, err := newService(ctx, db, 1)
-		if err != nil {
-			closeApp()
-			return nil, "", nil, err
-		}
-		return svc.app, svc.authorization, closeApp, nil
+		return on, closeDB, nil
 	case implSQLx:
-		db, err := openSQLx(dsn)
-		if err != nil {
-			return nil, "", nil, err
+		if on.sqlx, err = openSQLx(dsn); err != nil {
+			return on, nil, err
 		}
-		return sqlxApp(db), "", func() { _ = db.Close() }, nil
+		return on, func() { _ = on.sqlx.Close() }, nil
 	}
-	pool, err := newPool(ctx, dsn+"&pool_max_conns=25")
-	if err != nil {
-		return nil, "", nil, err
+	if on.pool, on.cursors, err = openRaw(ctx, dsn, 25); err != nil {
+		return on, nil, err
 	}
-	cursors, err := paging.NewCursors(secret)
-	if err != nil {
-		pool.Close()
-		return nil, "", nil, err
-	}
-	switch impl {
-	case implToday:
-		app = rawHandler(&rawList{pool: pool, cursors: cursors, today: true})
-	case implRaw:
-		app = rawHandler(newRawList(pool, cursors))
-	default:
-		app = rawFiber(newRawList(pool, cursors))
-	}
-	return app, "", pool.Close, nil
+	return on, on.pool.Close, nil
 }
 
 // serveCPU serves the process's CPU time so far, in nanoseconds, on a
@@ -161,17 +143,14 @@ func startChild(impl int, dsn string, workers int) (*child, error) {
 	}
 	c := &child{cmd: cmd, stdin: stdin}
 	line, err := bufio.NewReader(stdout).ReadString('\n')
-	f := strings.Fields(line)
+	// The authorization, last, may hold spaces, or be empty.
+	f := strings.SplitN(strings.TrimSuffix(line, "\n"), " ", 4)
 	if err != nil || len(f) != 4 || f[0] != "ready" {
 		c.stop()
 		return nil, fmt.Errorf("child %s: %q: %v", name, line, err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	authorization := ""
-	if f[3] != "-" {
-		authorization = strings.ReplaceAll(f[3], "+", " ")
-	}
-	c.remote = newRemote(f[1], authorization, workers)
+	c.remote = newRemote(f[1], f[3], workers)
 	c.cpuURL = "http://" + f[2] + "/"
 	return c, nil
 }

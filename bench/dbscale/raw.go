@@ -62,6 +62,21 @@ type estimate struct {
 	until time.Time
 }
 
+// openRaw opens raw pgx's pool on dsn, with at most conns connections,
+// and the platform's cursors.
+func openRaw(ctx context.Context, dsn string, conns int) (*pgxpool.Pool, *paging.Cursors, error) {
+	pool, err := newPool(ctx, dsn+"&pool_max_conns="+strconv.Itoa(conns))
+	if err != nil {
+		return nil, nil, err
+	}
+	cursors, err := paging.NewCursors(secret)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return pool, cursors, nil
+}
+
 // newPool opens the raw pool with the driver settings of the service's
 // database package: a cancelled query is cancelled on the server.
 func newPool(ctx context.Context, dsn string) (*pgxpool.Pool, error) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
 	"github.com/uptrace/bun"
 
 	"github.com/asapjs/fiber-template/platform/database"
@@ -88,13 +89,43 @@ var implNames = map[string][implCount]string{
 	transportProcess: {"today", "service", "raw pgx + net/http", "raw pgx + raw Fiber", "huma + Bun", "Fiber + sqlx"},
 }
 
+// stack holds what the implementations are built on: the service's pool
+// and the service on it, raw pgx's pool and cursors, and sqlx's pool. A
+// child process opens only what its implementation needs.
+type stack struct {
+	db      *bun.DB
+	svc     *target
+	pool    *pgxpool.Pool
+	cursors *paging.Cursors
+	sqlx    *sqlx.DB
+}
+
+// served is the implementation impl as the http and process transports
+// serve it, a *fiber.App or an http.Handler, and the Authorization its
+// requests need ("" for none). Each raw pgx list remembers its own overruns
+// and estimates.
+func (s stack) served(impl int) (any, string) {
+	switch impl {
+	case implToday:
+		return rawHandler(&rawList{pool: s.pool, cursors: s.cursors, today: true}), ""
+	case implService:
+		return s.svc.app, s.svc.authorization
+	case implRaw:
+		return rawHandler(newRawList(s.pool, s.cursors)), ""
+	case implRawFiber:
+		return rawFiber(newRawList(s.pool, s.cursors)), ""
+	case implHuma:
+		return humaApp(s.db), ""
+	}
+	return sqlxApp(s.sqlx), ""
+}
+
 // call is one request of an implementation, from a worker.
 type call func(ctx context.Context, worker int, sc scenario) error
 
 // size is one seeded database and the implementations on it.
 type size struct {
 	rows      int
-	dsn       string
 	scenarios []scenario
 	impls     [implCount]call
 	// cells[scenario][impl] holds one cell per round.
@@ -127,15 +158,11 @@ func seeded(tb testing.TB, ctx context.Context, rows int) (string, *bun.DB) {
 // when tb ends, and the platform's cursors.
 func rawPool(tb testing.TB, ctx context.Context, dsn string, conns int) (*pgxpool.Pool, *paging.Cursors) {
 	tb.Helper()
-	pool, err := newPool(ctx, dsn+"&pool_max_conns="+strconv.Itoa(conns))
+	pool, cursors, err := openRaw(ctx, dsn, conns)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(pool.Close)
-	cursors, err := paging.NewCursors(secret)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	return pool, cursors
 }
 
@@ -153,7 +180,7 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sz := &size{rows: rows, dsn: dsn, scenarios: scenarios(rows)}
+	sz := &size{rows: rows, scenarios: scenarios(rows)}
 	for i, sc := range sz.scenarios {
 		if sc.byCursor {
 			if sz.scenarios[i].cursor, err = svc.cursorBefore(ctx, sc); err != nil {
@@ -197,11 +224,9 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 			sz.children[impl], sz.impls[impl] = c, byPath(c.remote.get)
 		}
 	} else {
-		for impl, app := range [implCount]any{rawHandler(today), svc.app, rawHandler(raw), rawFiber(onFiber), humaApp(db), sqlxApp(sqlxDB)} {
-			authorization := ""
-			if impl == implService {
-				authorization = svc.authorization
-			}
+		on := stack{db: db, svc: svc, pool: pool, cursors: cursors, sqlx: sqlxDB}
+		for impl := range implCount {
+			app, authorization := on.served(impl)
 			r, stop, err := listen(app, authorization, st.workers)
 			if err != nil {
 				b.Fatal(err)
