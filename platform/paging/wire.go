@@ -62,10 +62,10 @@ func appendWireString(b []byte, s string) []byte {
 }
 
 // readWire reads a cursor's payload as Encode writes it (appendWire, the
-// bytes encoding/json writes): an object of wirePosition's keys, in its field order,
-// each once, numbers as integers, no spaces. It reports false for any
-// other text, which json.Unmarshal then reads: this is a fast path for
-// the payloads every request brings, not a second format.
+// bytes encoding/json writes): an object of wirePosition's keys, in its
+// field order, each once, numbers as integers, no spaces. It reports false
+// for any other text, which json.Unmarshal then reads: this is a fast path
+// for the payloads every request brings, not a second format.
 func readWire(payload []byte, w *wirePosition) bool {
 	r := wireReader{b: payload}
 	if !r.byte('{') {
