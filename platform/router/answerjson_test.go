@@ -3,6 +3,7 @@ package router_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,49 @@ func TestAnswersAreEncodingJSONsBytes(t *testing.T) {
 	}
 	if got != wantText || !strings.Contains(got, "\ufffd") {
 		t.Errorf("a string that is not UTF-8 read back as %q, encoding/json's as %q", got, wantText)
+	}
+}
+
+// failsHalfway encodes a field, then fails: an answer that breaks off
+// after part of it is written.
+type failsHalfway struct{}
+
+func (failsHalfway) MarshalJSON() ([]byte, error) { return nil, errors.New("no JSON for this") }
+
+// TestAnswersAreWholeOrAProblem: an answer far larger than the encoder's
+// buffer reaches the client as encoding/json writes it, and an answer
+// that fails to encode halfway is a 500 problem with none of the answer's
+// bytes in it.
+func TestAnswersAreWholeOrAProblem(t *testing.T) {
+	t.Parallel()
+	large := make([]answerShapes, 4000)
+	for i := range large {
+		large[i] = answerShapes{Text: strings.Repeat("ä<", i%50), Number: int64(i)}
+	}
+	want, err := json.Marshal(large)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := struct {
+		Before string       `json:"before"`
+		Fails  failsHalfway `json:"fails"`
+	}{Before: strings.Repeat("written first ", 10_000)}
+	r := newRouter(t, router.Config{Controllers: []router.Controller{router.Group{Path: "/j", Declared: []router.Route{
+		router.Get("/large", func(*router.Ctx, *struct{}) (*[]answerShapes, error) { return &large, nil }),
+		router.Get("/broken", func(*router.Ctx, *struct{}) (*struct {
+			Before string       `json:"before"`
+			Fails  failsHalfway `json:"fails"`
+		}, error) {
+			return &broken, nil
+		}),
+	}}}})
+	resp, body := get(t, r, "/j/large")
+	if resp.StatusCode != 200 || !bytes.Equal(body, want) {
+		t.Errorf("status %d, %d bytes; encoding/json writes %d bytes", resp.StatusCode, len(body), len(want))
+	}
+	resp, body = get(t, r, "/j/broken")
+	wantProblem(t, resp, body, 500)
+	if bytes.Contains(body, []byte("written first")) {
+		t.Errorf("the problem carries part of the answer that failed: %.80s", body)
 	}
 }
