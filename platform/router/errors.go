@@ -42,7 +42,7 @@ func (r *Router) handleError(c *fiber.Ctx, err error) error {
 		r.setRetryAfter(c)
 	}
 	c.Status(p.Status)
-	return c.JSON(p, problem.ContentType)
+	return writeJSON(c, p, problem.ContentType)
 }
 
 func (r *Router) problemOf(c *fiber.Ctx, err error) *problem.Problem {

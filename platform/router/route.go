@@ -137,7 +137,7 @@ func answer[In, Out any](fc *fiber.Ctx, c *Ctx, in *In, h Handler[In, Out], rc *
 		setLinks(fc, p.Links())
 	}
 	fc.Status(status)
-	if err := writeJSON(fc, out); err != nil || !paged || !get {
+	if err := writeJSON(fc, out, fiber.MIMEApplicationJSON); err != nil || !paged || !get {
 		return err
 	}
 	tagPage(fc)
