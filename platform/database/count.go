@@ -149,11 +149,11 @@ type counter struct {
 // render returns the SQL of base.
 func (c *counter) render() (string, error) {
 	if c.sql == "" {
-		b, err := c.base.AppendQuery(c.db.QueryGen(), nil)
+		sql, err := render(c.base, c.db.QueryGen())
 		if err != nil {
 			return "", fmt.Errorf("render the query: %w", err)
 		}
-		c.sql = string(b)
+		c.sql = sql
 	}
 	return c.sql, nil
 }

@@ -68,7 +68,7 @@ func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, item
 	if ps != nil {
 		ps.number()
 	}
-	query, err := q.AppendQuery(db.QueryGen(), nil)
+	query, err := render(q, db.QueryGen())
 	if ps != nil {
 		args = ps.sentArgs()
 	}
@@ -76,7 +76,7 @@ func readDirect[T any](ctx context.Context, db *bun.DB, q *bun.SelectQuery, item
 		return false, nil // Bun reports it as it always has
 	}
 	start := time.Now()
-	n, err := queryDirect(ctx, db.DB, string(query), args, table, items)
+	n, err := queryDirect(ctx, db.DB, query, args, table, items)
 	if errors.Is(err, errNotDirect) || errors.Is(err, driver.ErrBadConn) {
 		*items = (*items)[:0]
 		return false, nil
