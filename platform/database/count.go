@@ -262,7 +262,7 @@ func (c *counter) within(ctx context.Context, budget time.Duration) (n int, ok b
 	}
 	cctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	err = c.db.NewSelect().Conn(conn).ColumnExpr("count(*)").TableExpr("(?) AS counted", c.base).Scan(cctx, &n)
+	n, err = c.count(cctx, conn, held)
 	switch {
 	case errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil:
 		// Over budget, whether the statement was cancelled or came back

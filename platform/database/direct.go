@@ -373,23 +373,36 @@ var tracedHookType = reflect.TypeFor[tracedQueries]()
 // values, and the rows read or the error. It is made once the read is
 // done, so that a read given back to Bun is traced once, by Bun's hook.
 func traceDirect(ctx context.Context, q *bun.SelectQuery, table *schema.Table, start time.Time, rows int, err error) {
-	parent := trace.SpanFromContext(ctx)
-	if !parent.SpanContext().IsValid() {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
 		return
 	}
 	statement, qerr := q.AppendQuery(schema.NewNopQueryGen(), nil)
 	if qerr != nil {
 		statement = nil
 	}
-	_, span := parent.TracerProvider().Tracer("github.com/uptrace/bun").Start(ctx, q.Operation(),
+	traceRead(ctx, q.Operation(), table.Name, string(statement), start, rows, err)
+}
+
+// traceRead records a read made through pgx as a client span of ctx's
+// tracer provider, when ctx is traced: the operation, the table (none
+// when ""), the statement, and the rows or the error.
+func traceRead(ctx context.Context, operation, table, statement string, start time.Time, rows int, err error) {
+	parent := trace.SpanFromContext(ctx)
+	if !parent.SpanContext().IsValid() {
+		return
+	}
+	attrs := []attribute.KeyValue{
+		attribute.String("db.system", "postgresql"),
+		attribute.String("db.operation", operation),
+		attribute.String("db.statement", statement),
+	}
+	if table != "" {
+		attrs = append(attrs, attribute.String("db.sql.table", table))
+	}
+	_, span := parent.TracerProvider().Tracer("github.com/uptrace/bun").Start(ctx, operation,
 		trace.WithTimestamp(start),
 		trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(
-			attribute.String("db.system", "postgresql"),
-			attribute.String("db.operation", q.Operation()),
-			attribute.String("db.sql.table", table.Name),
-			attribute.String("db.statement", string(statement)),
-		))
+		trace.WithAttributes(attrs...))
 	if err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())

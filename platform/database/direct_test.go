@@ -18,12 +18,7 @@ import (
 // unexported: an upgrade that renames them fails here, not in a
 // transaction read outside itself.
 func TestBunPoolReadTellsThePoolsQueries(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, "sqlite://:memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := memoryDB(t)
 	replicated := bun.NewDB(db.DB, pgdialect.New(), bun.WithConnResolver(&Replicas{}))
 	traced := Trace(db, tracenoop.NewTracerProvider())
 	for _, tc := range []struct {
@@ -55,11 +50,7 @@ type role string
 // directly; one with a hook on its scanned rows, a field Bun reads as JSON,
 // a sql.Scanner or a pointer to a pointer is Bun's.
 func TestDirectModels(t *testing.T) {
-	db, err := Open(context.Background(), "sqlite://:memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := memoryDB(t)
 	type basic struct {
 		ID    int64
 		Name  string
@@ -116,3 +107,42 @@ type hooked struct {
 }
 
 func (*hooked) AfterScanRow(context.Context) error { return nil }
+
+// countedUser is a model for rendering statements.
+type countedUser struct {
+	bun.BaseModel `bun:"table:users"`
+	ID            int64  `bun:"id,pk"`
+	Role          string `bun:"role"`
+}
+
+// TestACountThroughPgxSendsBunsStatement: the count made through pgx
+// sends the statement Bun writes for it, so that the two paths are one
+// statement to the server (its prepared statements, its logs) and to the
+// memory of overruns.
+func TestACountThroughPgxSendsBunsStatement(t *testing.T) {
+	db := bun.NewDB(memoryDB(t).DB, pgdialect.New())
+	base := db.NewSelect().Model((*countedUser)(nil)).Where("role = ?", "admin").Where("id > ?", 10)
+	c := &counter{db: db, base: base}
+	sql, err := c.render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bunCount, err := db.NewSelect().ColumnExpr("count(*)").TableExpr("(?) AS counted", base).AppendQuery(db.QueryGen(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countOf(sql); got != string(bunCount) {
+		t.Errorf("the count through pgx sends\n%s\nBun writes\n%s", got, bunCount)
+	}
+}
+
+// memoryDB is a new SQLite database in memory, closed when t ends.
+func memoryDB(t *testing.T) *bun.DB {
+	t.Helper()
+	db, err := Open(context.Background(), "sqlite://:memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return db
+}

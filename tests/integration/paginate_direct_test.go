@@ -158,15 +158,16 @@ func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
 		}
 	})
 
-	t.Run("a traced page has its query span, once", func(t *testing.T) {
+	t.Run("a traced page has its query's and its count's spans, once each, without values", func(t *testing.T) {
 		spans := tracetest.NewInMemoryExporter()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
 		traced, span := tp.Tracer("test").Start(ctx, "request")
-		if _, err := database.Paginate[everyKind](traced, database.Trace(db, tp).NewSelect().Order("id"), paging.Paging{Limit: 20}); err != nil {
+		q := database.Trace(db, tp).NewSelect().Where("id <> ?", 41).Order("id")
+		if _, err := database.Paginate[everyKind](traced, q, paging.Paging{Limit: 20}); err != nil {
 			t.Fatal(err)
 		}
 		span.End()
-		pages := 0
+		pages, counts := 0, 0
 		for _, s := range spans.GetSpans() {
 			if s.Name == "request" {
 				continue
@@ -174,16 +175,25 @@ func TestAListPageReadThroughPgxIsBunsPage(t *testing.T) {
 			if s.Parent.SpanID() != span.SpanContext().SpanID() {
 				t.Errorf("span %q is not a child of the request's", s.Name)
 			}
-			if !strings.Contains(attributeOf(s, "db.statement"), "LIMIT") {
+			statement, rows := attributeOf(s, "db.statement"), "21"
+			switch {
+			case strings.HasPrefix(statement, "SELECT count(*) FROM ("):
+				counts++
+				rows = "1"
+			case strings.Contains(statement, "LIMIT"):
+				pages++
+			default:
 				continue
 			}
-			pages++
-			if s.Name != "SELECT" || attributeOf(s, "db.system") != "postgresql" || attributeOf(s, "db.rows_affected") != "21" {
-				t.Errorf("the page's span %q %v, want SELECT of postgresql, 21 rows", s.Name, s.Attributes)
+			if s.Name != "SELECT" || attributeOf(s, "db.system") != "postgresql" || attributeOf(s, "db.rows_affected") != rows {
+				t.Errorf("the span %q %v, want SELECT of postgresql, %s rows", s.Name, s.Attributes, rows)
+			}
+			if strings.Contains(statement, "41") {
+				t.Errorf("the span of %s carries the filter's value", statement)
 			}
 		}
-		if pages != 1 {
-			t.Errorf("%d spans of the page's query under the request, want 1", pages)
+		if pages != 1 || counts != 1 {
+			t.Errorf("%d spans of the page's query and %d of its count under the request, want 1 and 1", pages, counts)
 		}
 	})
 }
