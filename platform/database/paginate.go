@@ -33,11 +33,12 @@ import (
 // On PostgreSQL the page's rows are read through pgx, on a connection of
 // the database's pool, each column decoded into the field its bun tag
 // names, with no database/sql driver.Value between: the same rows as
-// Bun's, in about a third of the allocations. A read goes through Bun
-// instead on a database with read replicas or with a query hook other
-// than Trace's, for a query made on a transaction or a connection of its
-// own, and for a model with a scan hook or a field Bun reads its own way
-// (json, arrays, a sql.Scanner, uint64).
+// Bun's, in about a third of the allocations; its exact count, when it
+// counts, is read through pgx too, on the connection it holds for it. A
+// read goes through Bun instead on a database with read replicas or with
+// a query hook other than Trace's, for a query made on a transaction or a
+// connection of its own, and for a model with a scan hook or a field Bun
+// reads its own way (json, arrays, a sql.Scanner, uint64).
 func Paginate[T any](ctx context.Context, q *bun.SelectQuery, p paging.Paging, opts ...Option) (paging.Page[T], error) {
 	cfg := pageConfig{countAge: DefaultCountMaxAge}
 	for _, o := range opts {
