@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/schema"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -63,9 +62,5 @@ func (c *counter) traceCount(ctx context.Context, start time.Time, err error) {
 	if !trace.SpanContextFromContext(ctx).IsValid() {
 		return
 	}
-	template, qerr := c.base.AppendQuery(schema.NewNopQueryGen(), nil)
-	if qerr != nil {
-		template = nil
-	}
-	traceRead(ctx, "SELECT", "", countOf(string(template)), start, 1, err)
+	traceRead(ctx, "SELECT", "", countOf(template(c.base)), start, 1, err)
 }

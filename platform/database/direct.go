@@ -376,11 +376,17 @@ func traceDirect(ctx context.Context, q *bun.SelectQuery, table *schema.Table, s
 	if !trace.SpanContextFromContext(ctx).IsValid() {
 		return
 	}
-	statement, qerr := q.AppendQuery(schema.NewNopQueryGen(), nil)
-	if qerr != nil {
-		statement = nil
+	traceRead(ctx, q.Operation(), table.Name, template(q), start, rows, err)
+}
+
+// template is q's statement without its values, as Trace's hook records
+// Bun's ("" when q does not render).
+func template(q *bun.SelectQuery) string {
+	b, err := q.AppendQuery(schema.NewNopQueryGen(), nil)
+	if err != nil {
+		return ""
 	}
-	traceRead(ctx, q.Operation(), table.Name, string(statement), start, rows, err)
+	return string(b)
 }
 
 // traceRead records a read made through pgx as a client span of ctx's
