@@ -17,7 +17,9 @@
 // them in process. BENCH_TRANSPORT=process serves each implementation as
 // http does but from a child process of its own (the test binary again),
 // so that none shares its CPU, heap or collector with the load or another
-// implementation, and reports the CPU time each child spends per request.
+// implementation, and reports the CPU time each child spends per request;
+// BENCH_PROFILE=dir has each child write the CPU profile of its life to
+// dir/<implementation>.pprof.
 // The database comes from the integration tests' harness:
 // TEST_DATABASE_URL, Docker or the local PostgreSQL binaries.
 package dbscale

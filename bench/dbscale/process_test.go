@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +25,9 @@ import (
 const (
 	serveEnv = "DBSCALE_SERVE"
 	dsnEnv   = "DBSCALE_DSN"
+	// profileEnv (BENCH_PROFILE) names a directory where each child writes
+	// the CPU profile of its whole life, one file per implementation.
+	profileEnv = "BENCH_PROFILE"
 )
 
 // serveChild is a child process's life when serveEnv names an implementation
@@ -45,6 +50,13 @@ func serve(name, dsn string) error {
 	if impl < 0 {
 		return fmt.Errorf("%s=%q names no implementation", serveEnv, name)
 	}
+	if dir := os.Getenv(profileEnv); dir != "" {
+		stop, err := profileCPU(dir, name)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	on, closeStack, err := openStack(context.Background(), impl, dsn)
 	if err != nil {
 		return err
@@ -64,6 +76,24 @@ func serve(name, dsn string) error {
 	fmt.Printf("ready %s %s %s\n", strings.TrimPrefix(r.base, "http://"), cpuAddr, authorization)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return nil
+}
+
+// profileCPU starts profiling the process's CPU into a file of dir named
+// for the implementation, and returns what stops it and closes the file.
+func profileCPU(dir, name string) (func(), error) {
+	file := strings.NewReplacer(" ", "", "+", "-", "/", "-", "(", "", ")", "").Replace(name)
+	f, err := os.Create(filepath.Join(dir, file+".pprof"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", profileEnv, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s: %w", profileEnv, err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
 
 // openStack opens what the implementation impl is built on, and only
