@@ -1,6 +1,6 @@
 package router
 
-import "github.com/gofiber/fiber/v2"
+import "bytes"
 
 // A request's body is framed by Content-Length or by chunked
 // Transfer-Encoding, never by both and never by a field two parsers could
@@ -9,7 +9,7 @@ import "github.com/gofiber/fiber/v2"
 // body of the first (request smuggling, RFC 9112 §6.1 and §6.3). fasthttp
 // v1.51 keeps the last of several Content-Length fields, reads any
 // Transfer-Encoding but identity as chunked and lets one with Content-Length
-// pass, so checkFraming reads the header fields as they came on the wire.
+// pass, so checkHead reads the header fields as they came on the wire.
 
 // Details of the framing problems; fixed, so nothing the client sent is
 // echoed.
@@ -21,75 +21,76 @@ const (
 	detailContentTypes     = "A request may carry at most one Content-Type."
 )
 
-// checkFraming refuses a request whose body framing is ambiguous with 400,
-// and closes the connection after the answer, so that nothing left of the
-// request on the connection is read as another request. Refused: a
-// Transfer-Encoding other than one field that is exactly chunked (or any on
-// HTTP/1.0), Transfer-Encoding together with Content-Length, and more than
-// one Content-Length field. More than one Content-Type is refused too: a
-// proxy reading the first would parse the body as another format than
-// this server, which kept the last.
-func checkFraming(c *fiber.Ctx) error {
-	h := &c.Request().Header
-	return refuseMalformed(c, framingFault(h.RawHeaders(), h.IsHTTP11()))
+// framing tallies the fields of a request's head that frame its body, as
+// headerFault reads them off the wire, and keeps the first fault among
+// them. Refused: a Transfer-Encoding other than one field that is exactly
+// chunked (or any on HTTP/1.0), Transfer-Encoding together with
+// Content-Length, more than one Content-Length field, and either continued
+// on a folded line. More than one Content-Type is refused too: a proxy
+// reading the first would parse the body as another format than this
+// server, which kept the last.
+type framing struct {
+	lengths, encodings, types int
+	// framingField says that the last field is Content-Length or
+	// Transfer-Encoding, which a folded line would continue.
+	framingField bool
+	first        string
 }
 
-// framingFault returns what is wrong with the framing fields of raw, the
-// header block of a request as it came on the wire, or "" when nothing is.
-// A framing field continued on a folded line is wrong too.
-func framingFault(raw []byte, http11 bool) string {
-	var lengths, encodings, types int
-	framing := false // the previous field is Content-Length or Transfer-Encoding
-	for {
-		var line []byte
-		line, raw = cutLine(raw)
-		if len(line) == 0 {
-			break // the end of the header block, or of raw
+// field tallies the field name: value.
+func (f *framing) field(name, value []byte, http11 bool) {
+	f.framingField = false
+	switch {
+	case equalFoldASCII(name, "Content-Length"):
+		f.framingField = true
+		if f.lengths++; f.lengths > 1 {
+			f.refuse(detailContentLengths)
 		}
-		if line[0] == ' ' || line[0] == '\t' {
-			if framing {
-				return detailFolded
-			}
-			continue
+	case equalFoldASCII(name, "Content-Type"):
+		if f.types++; f.types > 1 {
+			f.refuse(detailContentTypes)
 		}
-		key, value, ok := cutField(line)
-		framing = false
-		switch {
-		case !ok:
-		case equalFoldASCII(key, "Content-Length"):
-			framing = true
-			if lengths++; lengths > 1 {
-				return detailContentLengths
-			}
-		case equalFoldASCII(key, "Content-Type"):
-			if types++; types > 1 {
-				return detailContentTypes
-			}
-		case equalFoldASCII(key, "Transfer-Encoding"):
-			framing = true
-			if encodings++; encodings > 1 || !http11 || !equalFoldASCII(value, "chunked") {
-				return detailTransferEncoding
-			}
+	case equalFoldASCII(name, "Transfer-Encoding"):
+		f.framingField = true
+		if f.encodings++; f.encodings > 1 || !http11 || !equalFoldASCII(value, "chunked") {
+			f.refuse(detailTransferEncoding)
 		}
 	}
-	if lengths > 0 && encodings > 0 {
+}
+
+// continued tallies a folded line, which continues the last field.
+func (f *framing) continued() {
+	if f.framingField {
+		f.refuse(detailFolded)
+	}
+}
+
+// refuse keeps detail unless a fault came before it.
+func (f *framing) refuse(detail string) {
+	if f.first == "" {
+		f.first = detail
+	}
+}
+
+// fault is the first fault of the framing fields, or "" when there is none.
+func (f *framing) fault() string {
+	if f.first == "" && f.lengths > 0 && f.encodings > 0 {
 		return detailBothFramings
 	}
-	return ""
+	return f.first
 }
 
 // cutLine splits b after its first line, without the line's CR LF.
 func cutLine(b []byte) (line, rest []byte) {
-	for i, ch := range b {
-		if ch == '\n' {
-			line, rest = b[:i], b[i+1:]
-			if n := len(line); n > 0 && line[n-1] == '\r' {
-				line = line[:n-1]
-			}
-			return line, rest
-		}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return b, nil
 	}
-	return b, nil
+	line, rest = b[:i], b[i+1:]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest
 }
 
 // cutField splits a header line into its name and its value without the

@@ -39,14 +39,13 @@ const (
 // version other than HTTP/1.1 and HTTP/1.0, a control character or a
 // space in the request target, a CR not followed by LF anywhere in the
 // headers, a header name that is not a token, a control character other
-// than tab in a header value, and no Host on HTTP/1.1 or more than one.
+// than tab in a header value, no Host on HTTP/1.1 or more than one, and a
+// body framed ambiguously (framing.go).
 func checkHead(c *fiber.Ctx) error {
 	h := &c.Request().Header
 	detail := lineFault(h.Protocol(), h.RequestURI(), h.IsHTTP11())
 	if detail == "" {
-		// A request made in process (a benchmark driving the handler) has
-		// no raw header block; its Host is the one it set.
-		detail = fieldsFault(h.RawHeaders(), h.IsHTTP11() && len(h.Host()) == 0)
+		detail = headerFault(h.RawHeaders(), h.IsHTTP11(), h.IsHTTP11() && len(h.Host()) == 0)
 	}
 	return refuseMalformed(c, detail)
 }
@@ -84,11 +83,14 @@ func lineFault(proto, target []byte, http11 bool) string {
 	return ""
 }
 
-// fieldsFault returns what is wrong with raw, the header block of a
-// request as it came on the wire, or "". needHost says that the request
-// is HTTP/1.1 with no Host parsed: raw must then hold one.
-func fieldsFault(raw []byte, needHost bool) string {
+// headerFault returns what is wrong with raw, the header block of a
+// request as it came on the wire, or "", in one pass over it. needHost says
+// that the request is HTTP/1.1 with no Host parsed: raw must then hold one.
+// A fault of the fields themselves comes before one of the body's framing,
+// wherever each is in the block.
+func headerFault(raw []byte, http11, needHost bool) string {
 	hosts := 0
+	var framed framing
 	for len(raw) > 0 {
 		var line []byte
 		line, raw = cutLine(raw)
@@ -99,7 +101,9 @@ func fieldsFault(raw []byte, needHost bool) string {
 			break // the end of the header block
 		}
 		value := line
-		if line[0] != ' ' && line[0] != '\t' { // not a folded continuation
+		if line[0] == ' ' || line[0] == '\t' { // a folded continuation
+			framed.continued()
+		} else {
 			name, rest, ok := cutField(line)
 			switch {
 			case !ok:
@@ -111,10 +115,11 @@ func fieldsFault(raw []byte, needHost bool) string {
 					return detailTwoHosts
 				}
 			}
+			framed.field(name, rest, http11)
 			value = rest
 		}
 		for _, ch := range value {
-			if (ch < ' ' && ch != '\t') || ch == 0x7f {
+			if !valueChar[ch] {
 				return detailFieldValue
 			}
 		}
@@ -122,26 +127,32 @@ func fieldsFault(raw []byte, needHost bool) string {
 	if hosts == 0 && needHost {
 		return detailNoHost
 	}
-	return ""
+	return framed.fault()
 }
 
-// tokenPunctuation are the characters of a token besides letters and
-// digits.
-const tokenPunctuation = "!#$%&'*+-.^_`|~"
+// tokenChar and valueChar say which bytes a header name and a header value
+// may hold: a name is a token (RFC 9110 §5.6.2: letters, digits and
+// !#$%&'*+-.^_`|~), a value anything but a control character other than
+// tab. Tables, so that a header costs one look-up a byte.
+var tokenChar, valueChar = headerChars()
 
-// isToken reports whether b is a non-empty token (RFC 9110 §5.6.2): the
-// letters, digits and !#$%&'*+-.^_`|~.
-func isToken(b []byte) bool {
-	if len(b) == 0 {
-		return false
+// headerChars builds tokenChar and valueChar.
+func headerChars() (token, value [256]bool) {
+	for ch := range 256 {
+		c := byte(ch)
+		token[ch] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		value[ch] = (c >= ' ' || c == '\t') && c != 0x7f
 	}
+	return token, value
+}
+
+// isToken reports whether b is a non-empty token.
+func isToken(b []byte) bool {
 	for _, ch := range b {
-		switch {
-		case 'a' <= ch && ch <= 'z', 'A' <= ch && ch <= 'Z', '0' <= ch && ch <= '9':
-		case strings.IndexByte(tokenPunctuation, ch) >= 0:
-		default:
+		if !tokenChar[ch] {
 			return false
 		}
 	}
-	return true
+	return len(b) > 0
 }

@@ -49,6 +49,10 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb"), value},
 		{"a NUL in the Host value", headOf("HTTP/1.1", "Host: te\x00st"), value},
 		{"a header name that is not a token", headOf("HTTP/1.1", "Host: test", "X(A): b"), name},
+		{"an empty header name", headOf("HTTP/1.1", "Host: test", ": b"), name},
+		// A fault of the fields is named before one of the framing, which
+		// the same pass over the head tallies.
+		{"a bad name after two Content-Length fields", headOf("HTTP/1.1", "Host: test", "Content-Length: 0", "Content-Length: 0", "X(A): b"), name},
 		{"HTTP/0.9", headOf("HTTP/0.9", "Host: test"), version},
 		{"HTTP/2.0", headOf("HTTP/2.0", "Host: test"), version},
 		{"HTTP/1.2", headOf("HTTP/1.2", "Host: test"), version},

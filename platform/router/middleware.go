@@ -92,9 +92,6 @@ func (r *Router) guardBody(c *fiber.Ctx) error {
 	if err := checkHead(c); err != nil {
 		return err
 	}
-	if err := checkFraming(c); err != nil {
-		return err
-	}
 	defer r.settleBody(c)
 	if err := r.refuseUndeclaredBody(c); err != nil {
 		return err
