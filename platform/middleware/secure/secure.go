@@ -5,7 +5,10 @@
 // (Fiber's helmet sets eleven, most of them for HTML documents.)
 package secure
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+)
 
 // Config configures the middleware; an empty value leaves its header out.
 type Config struct {
@@ -39,13 +42,13 @@ func New(config ...Config) fiber.Handler {
 	if len(config) > 0 {
 		cfg = config[0]
 	}
-	set := headersOf(cfg)
+	set := canonical(headersOf(cfg))
 	return func(c *fiber.Ctx) error {
 		if cfg.Next != nil && cfg.Next(c) {
 			return c.Next()
 		}
 		for _, h := range set {
-			c.Response().Header.Set(h[0], h[1])
+			c.Response().Header.SetCanonical(h.name, h.value)
 		}
 		return c.Next()
 	}
@@ -57,6 +60,19 @@ func Set(c *fiber.Ctx) {
 	for _, h := range headersOf(ConfigDefault) {
 		c.Response().Header.Set(h[0], h[1])
 	}
+}
+
+// field is a header as fasthttp keeps it, its name normalized, so that
+// setting it on every answer copies it and nothing more.
+type field struct{ name, value []byte }
+
+// canonical turns headers into fields.
+func canonical(headers [][2]string) []field {
+	fields := make([]field, len(headers))
+	for i, h := range headers {
+		fields[i] = field{fasthttp.AppendNormalizedHeaderKey(nil, h[0]), []byte(h[1])}
+	}
+	return fields
 }
 
 // headersOf lists the headers cfg sets, by name and value.
