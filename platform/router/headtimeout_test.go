@@ -81,3 +81,46 @@ func TestReadHeaderTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestABodyDeclaredOverTheLimitWaitsForTheFirstRead pins down when a body
+// its Content-Length declares too large is refused: fasthttp reads the
+// first 8 KB of a body (all of it, when shorter) with the head, before any
+// handler runs, so the 413 comes once that much is in; a client that
+// declares a body and sends less of it is held until ReadTimeout like any
+// slow sender, and then gets a 408.
+func TestABodyDeclaredOverTheLimitWaitsForTheFirstRead(t *testing.T) {
+	t.Parallel()
+	const head, body = 300 * time.Millisecond, time.Second
+	base := headTimeoutRouter(t, head, body)
+	declared := framingHead("HTTP/1.1", "Content-Length: 1000000")
+	cases := []struct {
+		name   string
+		sent   int
+		status int
+	}{
+		{"the first 8 KB sent: refused at once", 8 << 10, http.StatusRequestEntityTooLarge},
+		{"a byte sent: held until ReadTimeout", 1, http.StatusRequestTimeout},
+		{"nothing sent: held until ReadTimeout", 0, http.StatusRequestTimeout},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			_, br := pipeline(t, base, declared+strings.Repeat("x", tc.sent))
+			resp, answer := readAnswer(t, br)
+			took := time.Since(start)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d %s, want %d", resp.StatusCode, answer, tc.status)
+			}
+			switch {
+			case tc.status == http.StatusRequestEntityTooLarge && took >= head:
+				t.Errorf("refused after %s: the whole first read was there", took)
+			case tc.status == http.StatusRequestTimeout && took < body:
+				t.Errorf("408 after %s, before ReadTimeout (%s)", took, body)
+			}
+			if !resp.Close {
+				t.Error("the connection stays open with the rest of the body unread")
+			}
+		})
+	}
+}
