@@ -161,6 +161,13 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 					t.Errorf("%s=%q bound %s to %s, want %s", f.name, valid, goName, got, want)
 				}
 				for _, bad := range invalidValues(f.schema) {
+					if strings.ContainsRune(bad, 0) && f.in == "header" {
+						// A control character in any header is refused
+						// with the head, before a route or app.Test's
+						// reader sees an answer: head_test.go sends one
+						// over a connection.
+						continue
+					}
 					resp, body := do(t, r, f.request(tc.path, fields, f.name, bad))
 					switch {
 					case strings.ContainsRune(bad, 0) && (f.name == "page" || f.name == "limit"):
@@ -168,14 +175,6 @@ func TestTheDocumentAndTheBinderAgree(t *testing.T) {
 						p := wantProblem(t, resp, body, http.StatusBadRequest)
 						if p.Detail != "Invalid paging parameter "+f.name+": must be a base-10 integer, without + or leading zeros, that fits 32 bits." {
 							t.Errorf("%s=%q: problem %+v, want the paging parameter's 400", f.name, bad, p)
-						}
-						continue
-					case strings.ContainsRune(bad, 0) && f.in == "header":
-						// A control character in any header is refused
-						// before the request reaches a route.
-						p := wantProblem(t, resp, body, http.StatusBadRequest)
-						if !strings.Contains(p.Detail, "control character") {
-							t.Errorf("%s=%q: problem %+v, want the header framing's 400", f.name, bad, p)
 						}
 						continue
 					case strings.ContainsRune(bad, 0):

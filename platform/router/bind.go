@@ -208,12 +208,14 @@ func sentTwice(src values, name string) bool {
 		return len(src.PeekMulti(name)) > 1
 	}
 	n := 0
-	args.VisitAll(func(key, _ []byte) {
+	for key := range args.All() {
 		if string(key) == name {
-			n++
+			if n++; n > 1 {
+				return true
+			}
 		}
-	})
-	return n > 1
+	}
+	return false
 }
 
 // bindValues binds and checks a query, header or form field from src. An

@@ -7,9 +7,9 @@ import "bytes"
 // read differently: a proxy in front that frames the body one way and this
 // server another way would let a client hide a second request inside the
 // body of the first (request smuggling, RFC 9112 §6.1 and §6.3). fasthttp
-// v1.51 keeps the last of several Content-Length fields, reads any
-// Transfer-Encoding but identity as chunked and lets one with Content-Length
-// pass, so checkHead reads the header fields as they came on the wire.
+// 1.69 lets several Content-Length fields, a Transfer-Encoding other than
+// chunked and one beside Content-Length reach the handler, so checkHead
+// reads the header fields as they came on the wire.
 
 // Details of the framing problems; fixed, so nothing the client sent is
 // echoed.

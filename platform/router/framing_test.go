@@ -141,6 +141,46 @@ func TestFramingAmbiguousRequestsAreRefusedAndTheConnectionClosed(t *testing.T) 
 	}
 }
 
+// TestChunksReadOneWayAreServedAndTheRestRefused: a chunked body whose
+// chunk lines another parser could cut elsewhere is refused, and nothing
+// after it on the connection is read. A LF inside a chunk extension was
+// served by fasthttp 1.51 (a proxy that ends the line at that LF reads the
+// chunks, and so the next request, differently: fasthttp #1899).
+func TestChunksReadOneWayAreServedAndTheRestRefused(t *testing.T) {
+	t.Parallel()
+	base := framingRouter(t)
+	size := strconv.FormatInt(int64(len(framingJSON)), 16)
+	head := framingHead("HTTP/1.1", "Transfer-Encoding: chunked")
+	cases := []struct {
+		name, body string
+	}{
+		{"a LF inside a chunk extension", size + ";a\nb\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"a CR inside a chunk extension", size + ";a\rb\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"a CR LF inside a quoted chunk extension", size + ";a=\"x\r\ny\"\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"a chunk size ended by LF alone", size + "\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"the last chunk ended by LF alone", size + "\r\n" + framingJSON + "\r\n0\n\r\n"},
+		{"chunk data not followed by CR LF", size + "\r\n" + framingJSON + "XX0\r\n\r\n"},
+		{"a chunk size in 0x form", "0x" + size + "\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"a blank before the chunk size", " " + size + "\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+		{"a chunk size past 64 bits", "ffffffffffffffffff\r\n" + framingJSON + "\r\n0\r\n\r\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wantRefusedAlone(t, base, head+tc.body)
+		})
+	}
+	t.Run("a chunk extension read one way", func(t *testing.T) {
+		t.Parallel()
+		_, br := pipeline(t, base, head+size+";a=b\r\n"+framingJSON+"\r\n0\r\n\r\n"+framingNext)
+		for _, want := range []string{`"ann"`, `"ping"`} {
+			if resp, body := readAnswer(t, br); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+				t.Fatalf("status %d, want 200 with %s: %s", resp.StatusCode, want, body)
+			}
+		}
+	})
+}
+
 // wantRefusedAlone sends request with framingNext pipelined behind it and
 // fails t unless the one answer is a 400 problem that closes the
 // connection, so the next request is never read.

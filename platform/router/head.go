@@ -12,13 +12,16 @@ import (
 
 // A request head must read the same to every parser on its way, or a
 // proxy in front and this server would see different requests (RFC 9112
-// §2.2, §3.2, §5). fasthttp v1.51 ends a line at LF only, so a bare CR
-// stays inside a header value where another parser ends the line
-// ("Foo: a\rContent-Length: 37" hides a body from fasthttp, which then
-// reads it as a second request); it takes any version on the request
-// line, a request without Host or with two, and control characters in
-// values. checkHead refuses all of these from the head as it came on the
-// wire (RawHeaders) and the request line fasthttp parsed.
+// §2.2, §3.2, §5): a bare CR that one parser takes for the end of a line
+// and another keeps inside a header value ("Foo: a\rContent-Length: 37"
+// hides a body from the second, which then reads it as a request of its
+// own), a version other than 1.1 and 1.0, a request without Host or with
+// two, control characters in the target or in values. fasthttp 1.69
+// refuses most of these itself, with a detail of its own ("The request
+// could not be parsed."), and lets the rest through: no Host or two, and
+// versions such as HTTP/0.9 or HTTP/2.0. checkHead refuses all of them
+// from the head as it came on the wire (RawHeaders) and the request line
+// fasthttp parsed, so the rule holds whatever fasthttp's version does.
 
 // Details of the head problems; fixed, so nothing the client sent is
 // echoed.

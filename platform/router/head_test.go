@@ -28,36 +28,37 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 		value    = "A header value may not hold a control character other than a tab."
 		name     = "A header name may hold only the characters of a token."
 		version  = "Only HTTP/1.1 and HTTP/1.0 requests are served."
+		// fasthttp refuses most malformed heads itself, before the
+		// router's check (head.go), which head_internal_test.go covers.
+		parsed = "The request could not be parsed."
 	)
 	cases := []struct {
 		name, request, detail string
 	}{
 		{"a bare CR hiding Content-Length (two answers before)",
-			headOf("HTTP/1.1", "Host: test", "Foo: a\rContent-Length: "+strconv.Itoa(len(smuggled))) + smuggled, bareCR},
-		{"a bare CR ending a header line", headOf("HTTP/1.1", "Host: test", "Foo: a\r"), bareCR},
-		{"a bare CR between header lines", headOf("HTTP/1.1", "Host: test\rFoo: a"), bareCR},
-		{"a bare CR starting a header line", headOf("HTTP/1.1", "Host: test", "\rFoo: a"), bareCR},
+			headOf("HTTP/1.1", "Host: test", "Foo: a\rContent-Length: "+strconv.Itoa(len(smuggled))) + smuggled, parsed},
+		{"a bare CR ending a header line", headOf("HTTP/1.1", "Host: test", "Foo: a\r"), parsed},
+		{"a bare CR between header lines", headOf("HTTP/1.1", "Host: test\rFoo: a"), parsed},
+		{"a bare CR starting a header line", headOf("HTTP/1.1", "Host: test", "\rFoo: a"), parsed},
 		// The version then reads "HTTP/1.1\rFoo: a", which is none.
-		{"a bare CR after the version", "GET /api/framing HTTP/1.1\rFoo: a\r\nHost: test\r\n\r\n", version},
-		{"a bare CR in the request target", "GET /api/fr\raming HTTP/1.1\r\nHost: test\r\n\r\n", target},
-		{"a space in the request target", "GET /api/framing x HTTP/1.1\r\nHost: test\r\n\r\n", target},
+		{"a bare CR after the version", "GET /api/framing HTTP/1.1\rFoo: a\r\nHost: test\r\n\r\n", parsed},
+		{"a bare CR in the request target", "GET /api/fr\raming HTTP/1.1\r\nHost: test\r\n\r\n", parsed},
+		{"a space in the request target", "GET /api/framing x HTTP/1.1\r\nHost: test\r\n\r\n", parsed},
 		{"no Host on HTTP/1.1", headOf("HTTP/1.1", "Accept: */*"), noHost},
 		{"two Host fields", headOf("HTTP/1.1", "Host: test", "Host: other"), twoHosts},
 		{"two Host fields in other cases", headOf("HTTP/1.1", "host: test", "HOST: test"), twoHosts},
-		{"a NUL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x00b"), value},
-		{"a control character in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x01b"), value},
-		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb"), value},
-		{"a NUL in the Host value", headOf("HTTP/1.1", "Host: te\x00st"), value},
-		{"a header name that is not a token", headOf("HTTP/1.1", "Host: test", "X(A): b"), name},
-		{"an empty header name", headOf("HTTP/1.1", "Host: test", ": b"), name},
-		// A fault of the fields is named before one of the framing, which
-		// the same pass over the head tallies.
-		{"a bad name after two Content-Length fields", headOf("HTTP/1.1", "Host: test", "Content-Length: 0", "Content-Length: 0", "X(A): b"), name},
+		{"a NUL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x00b"), parsed},
+		{"a control character in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x01b"), parsed},
+		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb"), parsed},
+		{"a NUL in the Host value", headOf("HTTP/1.1", "Host: te\x00st"), parsed},
+		{"a header name that is not a token", headOf("HTTP/1.1", "Host: test", "X(A): b"), parsed},
+		{"an empty header name", headOf("HTTP/1.1", "Host: test", ": b"), parsed},
 		{"HTTP/0.9", headOf("HTTP/0.9", "Host: test"), version},
 		{"HTTP/2.0", headOf("HTTP/2.0", "Host: test"), version},
 		{"HTTP/1.2", headOf("HTTP/1.2", "Host: test"), version},
-		{"a version in lower case", headOf("http/1.1", "Host: test"), version},
-		{"an empty version", headOf("", "Host: test"), version},
+		{"a version in lower case", headOf("http/1.1", "Host: test"), parsed},
+		{"an empty version", headOf("", "Host: test"), parsed},
+		{"no version at all", "GET /api/framing\r\nHost: test\r\n\r\n", parsed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +80,9 @@ func TestWellFormedHeadsAreServed(t *testing.T) {
 		{"HTTP/1.1 with an empty Host", headOf("HTTP/1.1", "Host:")},
 		{"HTTP/1.0 without Host", headOf("HTTP/1.0")},
 		{"a tab and text past ASCII in a value", headOf("HTTP/1.1", "Host: test", "X-A: a\tb \xc3\xa9")},
-		{"lines ended by LF alone", "GET /api/framing HTTP/1.1\nHost: test\n\n"},
+		// fasthttp reads a byte past a head whose lines end in LF alone
+		// before it serves it: here the next request's.
+		{"lines ended by LF alone", "GET /api/framing HTTP/1.1\nHost: test\n\n" + framingNext},
 		{"a query with every character a target may hold", headOf("HTTP/1.1", "Host: test")[:len("GET /api/framing")] +
 			"?a=!$&'()*+,;=:@-._~%20/?" + headOf("HTTP/1.1", "Host: test")[len("GET /api/framing"):]},
 	}
