@@ -7,7 +7,7 @@ import "bytes"
 // read differently: a proxy in front that frames the body one way and this
 // server another way would let a client hide a second request inside the
 // body of the first (request smuggling, RFC 9112 §6.1 and §6.3). fasthttp
-// 1.69 lets several Content-Length fields, a Transfer-Encoding other than
+// 1.78 lets several Content-Length fields, a Transfer-Encoding other than
 // chunked and one beside Content-Length reach the handler, so checkHead
 // reads the header fields as they came on the wire.
 
@@ -17,7 +17,6 @@ const (
 	detailTransferEncoding = "Transfer-Encoding is accepted only as a single chunked coding on HTTP/1.1."
 	detailBothFramings     = "A request may carry Transfer-Encoding or Content-Length, not both."
 	detailContentLengths   = "A request may carry at most one Content-Length."
-	detailFolded           = "Content-Length and Transfer-Encoding may not be folded over lines."
 	detailContentTypes     = "A request may carry at most one Content-Type."
 )
 
@@ -25,24 +24,18 @@ const (
 // headerFault reads them off the wire, and keeps the first fault among
 // them. Refused: a Transfer-Encoding other than one field that is exactly
 // chunked (or any on HTTP/1.0), Transfer-Encoding together with
-// Content-Length, more than one Content-Length field, and either continued
-// on a folded line. More than one Content-Type is refused too: a proxy
-// reading the first would parse the body as another format than this
-// server, which kept the last.
+// Content-Length, and more than one Content-Length field. More than one
+// Content-Type is refused too: a proxy reading the first would parse the
+// body as another format than this server, which kept the last.
 type framing struct {
 	lengths, encodings, types int
-	// framingField says that the last field is Content-Length or
-	// Transfer-Encoding, which a folded line would continue.
-	framingField bool
-	first        string
+	first                     string
 }
 
 // field tallies the field name: value.
 func (f *framing) field(name, value []byte, http11 bool) {
-	f.framingField = false
 	switch {
 	case equalFoldASCII(name, "Content-Length"):
-		f.framingField = true
 		if f.lengths++; f.lengths > 1 {
 			f.refuse(detailContentLengths)
 		}
@@ -51,17 +44,9 @@ func (f *framing) field(name, value []byte, http11 bool) {
 			f.refuse(detailContentTypes)
 		}
 	case equalFoldASCII(name, "Transfer-Encoding"):
-		f.framingField = true
 		if f.encodings++; f.encodings > 1 || !http11 || !equalFoldASCII(value, "chunked") {
 			f.refuse(detailTransferEncoding)
 		}
-	}
-}
-
-// continued tallies a folded line, which continues the last field.
-func (f *framing) continued() {
-	if f.framingField {
-		f.refuse(detailFolded)
 	}
 }
 

@@ -15,13 +15,16 @@ import (
 // §2.2, §3.2, §5): a bare CR that one parser takes for the end of a line
 // and another keeps inside a header value ("Foo: a\rContent-Length: 37"
 // hides a body from the second, which then reads it as a request of its
-// own), a version other than 1.1 and 1.0, a request without Host or with
-// two, control characters in the target or in values. fasthttp 1.69
-// refuses most of these itself, with a detail of its own ("The request
-// could not be parsed."), and lets the rest through: no Host or two, and
-// versions such as HTTP/0.9 or HTTP/2.0. checkHead refuses all of them
-// from the head as it came on the wire (RawHeaders) and the request line
-// fasthttp parsed, so the rule holds whatever fasthttp's version does.
+// own), a folded line that one joins to the field before it and another
+// reads as a field of its own (" Content-Length: 29"), a version other
+// than 1.1 and 1.0, a request without Host or with two, a Host that is not
+// an authority, control characters in the target or in values. fasthttp
+// 1.78 refuses most of these itself, with a detail of its own ("The
+// request could not be parsed."), and lets the rest through: folded lines,
+// user information in Host (evil@host), and versions such as HTTP/0.9 or
+// HTTP/2.0. checkHead refuses all of them from the head as it came on the
+// wire (RawHeaders) and the request line fasthttp parsed, so the rule
+// holds whatever fasthttp's version does.
 
 // Details of the head problems; fixed, so nothing the client sent is
 // echoed.
@@ -34,6 +37,8 @@ const (
 	detailNoHost       = "An HTTP/1.1 request must carry Host."
 	detailTwoHosts     = "A request may carry at most one Host."
 	detailMissingColon = "A header line must hold a name and a colon."
+	detailFolded       = "A header field may not continue on a folded line."
+	detailHost         = "Host may hold only a host name or address and a port."
 )
 
 // checkHead refuses with 400 a request whose head is malformed in a way
@@ -41,14 +46,23 @@ const (
 // nothing left of the request on the connection is read as another: a
 // version other than HTTP/1.1 and HTTP/1.0, a control character or a
 // space in the request target, a CR not followed by LF anywhere in the
-// headers, a header name that is not a token, a control character other
-// than tab in a header value, no Host on HTTP/1.1 or more than one, and a
-// body framed ambiguously (framing.go).
+// headers, a folded line, a header name that is not a token, a control
+// character other than tab in a header value, no Host on HTTP/1.1 or more
+// than one, a Host that is not a host and port, and a body framed
+// ambiguously (framing.go). The connection of a chunked request is closed
+// after its answer.
 func checkHead(c *fiber.Ctx) error {
 	h := &c.Request().Header
 	detail := lineFault(h.Protocol(), h.RequestURI(), h.IsHTTP11())
 	if detail == "" {
 		detail = headerFault(h.RawHeaders(), h.IsHTTP11(), h.IsHTTP11() && len(h.Host()) == 0)
+	}
+	if detail == "" && h.ContentLength() == -1 {
+		// A chunked body ends where its chunk lines and trailer say, and
+		// fasthttp reads a trailer's lines more loosely than a proxy in
+		// front may (a LF alone ends them): nothing after the body is
+		// read as a request of its own.
+		c.Context().SetConnectionClose()
 	}
 	return refuseMalformed(c, detail)
 }
@@ -103,24 +117,26 @@ func headerFault(raw []byte, http11, needHost bool) string {
 		if len(line) == 0 {
 			break // the end of the header block
 		}
-		value := line
-		if line[0] == ' ' || line[0] == '\t' { // a folded continuation
-			framed.continued()
-		} else {
-			name, rest, ok := cutField(line)
-			switch {
-			case !ok:
-				return detailMissingColon
-			case !isToken(name):
-				return detailFieldName
-			case equalFoldASCII(name, "Host"):
-				if hosts++; hosts > 1 {
-					return detailTwoHosts
-				}
-			}
-			framed.field(name, rest, http11)
-			value = rest
+		if line[0] == ' ' || line[0] == '\t' {
+			// A folded line, which fasthttp joins to the field before it
+			// and a proxy may read as a field of its own.
+			return detailFolded
 		}
+		name, value, ok := cutField(line)
+		switch {
+		case !ok:
+			return detailMissingColon
+		case !isToken(name):
+			return detailFieldName
+		case equalFoldASCII(name, "Host"):
+			if hosts++; hosts > 1 {
+				return detailTwoHosts
+			}
+			if !isHost(value) {
+				return detailHost
+			}
+		}
+		framed.field(name, value, http11)
 		for _, ch := range value {
 			if !valueChar[ch] {
 				return detailFieldValue
@@ -133,21 +149,37 @@ func headerFault(raw []byte, http11, needHost bool) string {
 	return framed.fault()
 }
 
-// tokenChar and valueChar say which bytes a header name and a header value
-// may hold: a name is a token (RFC 9110 §5.6.2: letters, digits and
-// !#$%&'*+-.^_`|~), a value anything but a control character other than
-// tab. Tables, so that a header costs one look-up a byte.
-var tokenChar, valueChar = headerChars()
+// tokenChar, valueChar and hostChar say which bytes a header name, a
+// header value and a Host value may hold: a name is a token (RFC 9110
+// §5.6.2: letters, digits and !#$%&'*+-.^_`|~), a value anything but a
+// control character other than tab, and Host the characters of an
+// authority's host and port (isHost). Tables, so that a header costs one
+// look-up a byte.
+var tokenChar, valueChar, hostChar = headerChars()
 
-// headerChars builds tokenChar and valueChar.
-func headerChars() (token, value [256]bool) {
+// headerChars builds tokenChar, valueChar and hostChar.
+func headerChars() (token, value, host [256]bool) {
 	for ch := range 256 {
 		c := byte(ch)
-		token[ch] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		token[ch] = alnum || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 		value[ch] = (c >= ' ' || c == '\t') && c != 0x7f
+		host[ch] = alnum || strings.IndexByte("-._~%!$&'()*+,;=:[]", c) >= 0
 	}
-	return token, value
+	return token, value, host
+}
+
+// isHost reports whether b can be a Host value (RFC 9112 §3.2, RFC 3986
+// §3.2.2): a host name, an IPv4 address or an IPv6 one in brackets, and a
+// port, or nothing; no user information (user@host), no path. hostChar
+// holds the characters of all of those together.
+func isHost(b []byte) bool {
+	for _, ch := range b {
+		if !hostChar[ch] {
+			return false
+		}
+	}
+	return true
 }
 
 // isToken reports whether b is a non-empty token.

@@ -1,6 +1,7 @@
 package router_test
 
 import (
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,6 +29,8 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 		value    = "A header value may not hold a control character other than a tab."
 		name     = "A header name may hold only the characters of a token."
 		version  = "Only HTTP/1.1 and HTTP/1.0 requests are served."
+		folded   = "A header field may not continue on a folded line."
+		host     = "Host may hold only a host name or address and a port."
 		// fasthttp refuses most malformed heads itself, before the
 		// router's check (head.go), which head_internal_test.go covers.
 		parsed = "The request could not be parsed."
@@ -44,9 +47,9 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 		{"a bare CR after the version", "GET /api/framing HTTP/1.1\rFoo: a\r\nHost: test\r\n\r\n", parsed},
 		{"a bare CR in the request target", "GET /api/fr\raming HTTP/1.1\r\nHost: test\r\n\r\n", parsed},
 		{"a space in the request target", "GET /api/framing x HTTP/1.1\r\nHost: test\r\n\r\n", parsed},
-		{"no Host on HTTP/1.1", headOf("HTTP/1.1", "Accept: */*"), noHost},
-		{"two Host fields", headOf("HTTP/1.1", "Host: test", "Host: other"), twoHosts},
-		{"two Host fields in other cases", headOf("HTTP/1.1", "host: test", "HOST: test"), twoHosts},
+		{"no Host on HTTP/1.1", headOf("HTTP/1.1", "Accept: */*"), parsed},
+		{"two Host fields", headOf("HTTP/1.1", "Host: test", "Host: other"), parsed},
+		{"two Host fields in other cases", headOf("HTTP/1.1", "host: test", "HOST: test"), parsed},
 		{"a NUL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x00b"), parsed},
 		{"a control character in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x01b"), parsed},
 		{"DEL in a header value", headOf("HTTP/1.1", "Host: test", "X-A: a\x7fb"), parsed},
@@ -59,6 +62,16 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 		{"a version in lower case", headOf("http/1.1", "Host: test"), parsed},
 		{"an empty version", headOf("", "Host: test"), parsed},
 		{"no version at all", "GET /api/framing\r\nHost: test\r\n\r\n", parsed},
+		// An empty Host is what HTTP/1.1 asks of a target without an
+		// authority, which this server has none of; fasthttp refuses it.
+		{"an empty Host", headOf("HTTP/1.1", "Host:"), parsed},
+		// fasthttp joins a folded line to the field before it; a proxy
+		// that reads it as a field of its own sees a body here.
+		{"a folded line that reads as Content-Length",
+			headOf("HTTP/1.1", "Host: test", "X-A: a", " Content-Length: "+strconv.Itoa(len(framingNext))) + framingNext, folded},
+		{"a folded line", headOf("HTTP/1.1", "Host: test", "X-A: a", "\tb"), folded},
+		{"Host with user information", headOf("HTTP/1.1", "Host: evil@test"), host},
+		{"Host with a path", headOf("HTTP/1.1", "Host: test/a"), parsed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +90,8 @@ func TestWellFormedHeadsAreServed(t *testing.T) {
 		name, request string
 	}{
 		{"HTTP/1.1 with Host", headOf("HTTP/1.1", "Host: test")},
-		{"HTTP/1.1 with an empty Host", headOf("HTTP/1.1", "Host:")},
+		{"HTTP/1.1 with Host and a port", headOf("HTTP/1.1", "Host: test:8080")},
+		{"HTTP/1.1 with Host an IPv6 address", headOf("HTTP/1.1", "Host: [::1]:8080")},
 		{"HTTP/1.0 without Host", headOf("HTTP/1.0")},
 		{"a tab and text past ASCII in a value", headOf("HTTP/1.1", "Host: test", "X-A: a\tb \xc3\xa9")},
 		// fasthttp reads a byte past a head whose lines end in LF alone
@@ -93,6 +107,28 @@ func TestWellFormedHeadsAreServed(t *testing.T) {
 			resp, body := readAnswer(t, br)
 			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"ping"`) {
 				t.Fatalf("status %d, want 200 with ping: %s", resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+// TestConnectionCloseEndsTheConnectionInAnyCase: a request that asks for
+// the connection to close gets its answer and nothing after it is read,
+// whatever the case of the option and wherever it is in the list (RFC 9110
+// §7.6.1: connection options are case-insensitive).
+func TestConnectionCloseEndsTheConnectionInAnyCase(t *testing.T) {
+	t.Parallel()
+	base := framingRouter(t)
+	for _, value := range []string{"close", "Close", "CLOSE", "keep-alive, close", "Keep-Alive, Close"} {
+		t.Run(value, func(t *testing.T) {
+			t.Parallel()
+			_, br := pipeline(t, base, headOf("HTTP/1.1", "Host: test", "Connection: "+value)+framingNext)
+			resp, body := readAnswer(t, br)
+			if resp.StatusCode != http.StatusOK || !resp.Close {
+				t.Fatalf("status %d, close %v, want 200 and Connection: close: %s", resp.StatusCode, resp.Close, body)
+			}
+			if rest, _ := io.ReadAll(br); len(rest) > 0 {
+				t.Fatalf("the request behind it was answered: %q", rest)
 			}
 		})
 	}
