@@ -39,6 +39,7 @@ const (
 	detailMissingColon = "A header line must hold a name and a colon."
 	detailFolded       = "A header field may not continue on a folded line."
 	detailHost         = "Host may hold only a host name or address and a port."
+	detailTargetHost   = "The request target's authority may hold only a host name or address and a port."
 )
 
 // checkHead refuses with 400 a request whose head is malformed in a way
@@ -97,6 +98,11 @@ func lineFault(proto, target []byte, http11 bool) string {
 			return detailTarget
 		}
 	}
+	if authority, ok := absoluteAuthority(target); ok && !isHost(authority) {
+		// In absolute form the target's authority stands for Host
+		// (RFC 9112 §3.2.2), and is held to the same rule.
+		return detailTargetHost
+	}
 	return ""
 }
 
@@ -149,37 +155,25 @@ func headerFault(raw []byte, http11, needHost bool) string {
 	return framed.fault()
 }
 
-// tokenChar, valueChar and hostChar say which bytes a header name, a
-// header value and a Host value may hold: a name is a token (RFC 9110
-// §5.6.2: letters, digits and !#$%&'*+-.^_`|~), a value anything but a
-// control character other than tab, and Host the characters of an
-// authority's host and port (isHost). Tables, so that a header costs one
-// look-up a byte.
-var tokenChar, valueChar, hostChar = headerChars()
+// tokenChar and valueChar say which bytes a header name and a header value
+// may hold: a name is a token (RFC 9110 §5.6.2: letters, digits and
+// !#$%&'*+-.^_`|~), a value anything but a control character other than
+// tab. Tables, so that a header costs one look-up a byte.
+var tokenChar, valueChar = headerChars()
 
-// headerChars builds tokenChar, valueChar and hostChar.
-func headerChars() (token, value, host [256]bool) {
+// headerChars builds tokenChar and valueChar.
+func headerChars() (token, value [256]bool) {
 	for ch := range 256 {
 		c := byte(ch)
-		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		token[ch] = alnum || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		token[ch] = isAlnum(c) || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 		value[ch] = (c >= ' ' || c == '\t') && c != 0x7f
-		host[ch] = alnum || strings.IndexByte("-._~%!$&'()*+,;=:[]", c) >= 0
 	}
-	return token, value, host
+	return token, value
 }
 
-// isHost reports whether b can be a Host value (RFC 9112 §3.2, RFC 3986
-// §3.2.2): a host name, an IPv4 address or an IPv6 one in brackets, and a
-// port, or nothing; no user information (user@host), no path. hostChar
-// holds the characters of all of those together.
-func isHost(b []byte) bool {
-	for _, ch := range b {
-		if !hostChar[ch] {
-			return false
-		}
-	}
-	return true
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // isToken reports whether b is a non-empty token.

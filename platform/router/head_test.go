@@ -71,6 +71,9 @@ func TestMalformedHeadsAreRefusedAndTheConnectionClosed(t *testing.T) {
 			headOf("HTTP/1.1", "Host: test", "X-A: a", " Content-Length: "+strconv.Itoa(len(framingNext))) + framingNext, folded},
 		{"a folded line", headOf("HTTP/1.1", "Host: test", "X-A: a", "\tb"), folded},
 		{"Host with user information", headOf("HTTP/1.1", "Host: evil@test"), host},
+		{"Host as a port alone", headOf("HTTP/1.1", "Host: :80"), host},
+		{"a target whose authority has user information", "GET http://evil@other/api/framing HTTP/1.1\r\nHost: test\r\n\r\n",
+			"The request target's authority may hold only a host name or address and a port."},
 		{"Host with a path", headOf("HTTP/1.1", "Host: test/a"), parsed},
 	}
 	for _, tc := range cases {
