@@ -2,7 +2,6 @@ package testkit
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -99,12 +98,11 @@ func (p *Process) WaitOK(t testing.TB, url string) {
 // returns its base URL, http://127.0.0.1:port, once /livez answers 200.
 func ServeBinary(t testing.TB, bin string, env ...string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+	port := strconv.Itoa(p)
 	base := "http://127.0.0.1:" + port
 	Start(t, bin, append(append(os.Environ(), "HOST=127.0.0.1", "PORT="+port), env...)).WaitOK(t, base+"/livez")
 	return base

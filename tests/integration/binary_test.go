@@ -184,10 +184,9 @@ func sqliteAPI(t *testing.T, port int, extra map[string]string) map[string]strin
 // freePort returns a loopback port nothing listens on right now.
 func freePort(t *testing.T) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testkit.FreePort()
 	if err != nil {
-		t.Fatalf("find a free port: %v", err)
+		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return port
 }

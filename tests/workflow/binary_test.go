@@ -6,7 +6,6 @@ import (
 	"debug/elf"
 	"encoding/json"
 	"errors"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,10 +202,9 @@ func startServer(t *testing.T, bin string, vars map[string]string) (stop func())
 // freePort returns a loopback port nothing listens on right now.
 func freePort(t *testing.T) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := testkit.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return port
 }

@@ -3,7 +3,6 @@ package workflow
 import (
 	"bytes"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -55,12 +54,7 @@ func TestStarterMakesAResourceServer(t *testing.T) {
 	issuerBin := testkit.Build(t, "./cmd/api", nil)
 	serverBin := filepath.Join(t.TempDir(), "orders")
 	testkit.Go(t, dir, nil, "build", "-o", serverBin, "./cmd/api")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+	port := strconv.Itoa(freePort(t))
 	issuer := "http://127.0.0.1:" + port
 	const adminPassword = "issuer-admin-0123"
 	testkit.Start(t, issuerBin, append(os.Environ(), "HOST=127.0.0.1", "PORT="+port, "PUBLIC_URL="+issuer,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -16,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // localServer is a throwaway cluster run from the local PostgreSQL server
@@ -192,12 +193,7 @@ func lookupOwner(name string) (*owner, error) {
 
 // freePort returns a loopback port nothing listens on right now.
 func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return testkit.FreePort()
 }
 
 func (s *localServer) dataDir() string { return filepath.Join(s.dir, "data") }
