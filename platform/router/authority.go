@@ -17,7 +17,7 @@ func isHost(b []byte) bool {
 	host, port, hasPort := b, []byte(nil), false
 	if len(b) > 0 && b[0] == '[' {
 		end := bytes.IndexByte(b, ']')
-		if end < 0 || !all(b[1:end], &literalChar) || end == 1 {
+		if end < 0 || !literalChars.holds(b[1:end]) || end == 1 {
 			return false
 		}
 		if rest := b[end+1:]; len(rest) > 0 {
@@ -30,7 +30,7 @@ func isHost(b []byte) bool {
 		if i := bytes.IndexByte(b, ':'); i >= 0 {
 			host, port, hasPort = b[:i], b[i+1:], true
 		}
-		if len(host) == 0 || !all(host, &regNameChar) {
+		if len(host) == 0 || !regNameChars.holds(host) {
 			return false
 		}
 	}
@@ -66,28 +66,4 @@ func absoluteAuthority(target []byte) (authority []byte, ok bool) {
 		end = len(rest)
 	}
 	return rest[:end], true
-}
-
-// regNameChar and literalChar say which bytes a host name and an IPv6
-// address in brackets may hold.
-var regNameChar, literalChar = hostChars()
-
-// hostChars builds regNameChar and literalChar.
-func hostChars() (regName, literal [256]bool) {
-	for ch := range 256 {
-		c := byte(ch)
-		regName[ch] = isAlnum(c) || bytes.IndexByte([]byte("-._~%!$&'()*+,;="), c) >= 0
-		literal[ch] = isAlnum(c) || bytes.IndexByte([]byte(":.%-_~"), c) >= 0
-	}
-	return regName, literal
-}
-
-// all reports whether every byte of b is in set.
-func all(b []byte, set *[256]bool) bool {
-	for _, c := range b {
-		if !set[c] {
-			return false
-		}
-	}
-	return true
 }

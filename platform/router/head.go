@@ -3,7 +3,6 @@ package router
 import (
 	"bytes"
 	"net/http"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -145,10 +144,8 @@ func headerFault(raw []byte, http11, needHost bool) string {
 			}
 		}
 		framed.field(name, value, http11)
-		for _, ch := range value {
-			if !valueChar[ch] {
-				return detailFieldValue
-			}
+		if !valueChars.holds(value) {
+			return detailFieldValue
 		}
 	}
 	if hosts == 0 && needHost {
@@ -157,33 +154,5 @@ func headerFault(raw []byte, http11, needHost bool) string {
 	return framed.fault()
 }
 
-// tokenChar and valueChar say which bytes a header name and a header value
-// may hold: a name is a token (RFC 9110 §5.6.2: letters, digits and
-// !#$%&'*+-.^_`|~), a value anything but a control character other than
-// tab. Tables, so that a header costs one look-up a byte.
-var tokenChar, valueChar = headerChars()
-
-// headerChars builds tokenChar and valueChar.
-func headerChars() (token, value [256]bool) {
-	for ch := range 256 {
-		c := byte(ch)
-		token[ch] = isAlnum(c) || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-		value[ch] = (c >= ' ' || c == '\t') && c != 0x7f
-	}
-	return token, value
-}
-
-// isAlnum reports whether c is an ASCII letter or digit.
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
 // isToken reports whether b is a non-empty token.
-func isToken(b []byte) bool {
-	for _, ch := range b {
-		if !tokenChar[ch] {
-			return false
-		}
-	}
-	return len(b) > 0
-}
+func isToken(b []byte) bool { return len(b) > 0 && tokenChars.holds(b) }
