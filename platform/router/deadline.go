@@ -20,17 +20,6 @@ var (
 	errUnavailable    = problem.Declare(http.StatusServiceUnavailable, "service_unavailable", "Service unavailable")
 )
 
-// withDeadline gives the request's context (Ctx.Context, fiber's
-// UserContext) a deadline of Config.RequestTimeout, so that every database
-// call and outgoing request made with it is bounded, and a handler waiting
-// on a dependency that stopped answering gives up instead of hanging.
-func (r *Router) withDeadline(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.UserContext(), r.cfg.RequestTimeout)
-	defer cancel()
-	c.SetUserContext(ctx)
-	return c.Next()
-}
-
 // unavailableProblem answers an error that says the service cannot serve
 // for now: the request ran out of time, or an extension recognised an
 // outage of its dependency. ok is false for any other error.

@@ -14,7 +14,7 @@ import (
 )
 
 // handleError turns an error into its answer, the only place that does.
-// The answering middleware (answerErrors) calls it for everything routes
+// serve (answerError) calls it for everything routes
 // and middleware return, and Fiber for what fails before the chain (a
 // body over the server's limit, an unparsable request). An error maps to
 // its problem by the first row that matches:

@@ -1,13 +1,13 @@
 package router
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/cors"
-	"github.com/gofiber/fiber/v2/middleware/recover"
 
 	"github.com/asapjs/fiber-template/platform/middleware/accesslog"
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
@@ -22,20 +22,23 @@ import (
 //	security headers secure: nosniff, no framing, no referrer (OWASP REST)
 //	access log       LogRequests: one line with the status the client got
 //	metrics          Metrics: counted and timed with that status
-//	errors           the one place an error becomes an answer (handleError)
-//	recovery         a panic below becomes an error, logged with its stack
-//	head, framing,   a malformed head (head.go), a request framed two ways,
-//	body             with a body its route does not declare, or over the
-//	                 body limit is refused
-//	deadline         REQUEST_TIMEOUT on the request's context
+//	serve            the router's own step, in one call:
+//	  errors           the one place an error becomes an answer (handleError)
+//	  recovery         a panic below becomes an error, logged with its stack
+//	  head, framing,   a malformed head (head.go), a request framed two ways,
+//	  body             with a body its route does not declare, or over the
+//	                   body limit is refused
+//	  deadline         REQUEST_TIMEOUT on the request's context
 //	CORS, user middleware
 //
 // Everything below "errors" returns errors and never writes a problem
-// itself; everything above it reads the final answer.
+// itself; everything above it reads the final answer. The whole chain is
+// one route, so each step calls the next directly instead of Fiber
+// matching one more route for it.
 func (r *Router) useMiddleware() error {
-	r.app.Use(r.clientIP) // first: every handler may ask clientip.From
+	chain := []any{r.clientIP} // first: every handler may ask clientip.From
 	if r.tracing != nil {
-		r.app.Use(r.tracing.handler)
+		chain = append(chain, r.tracing.handler)
 	}
 	gen, err := requestid.NewGenerator()
 	if err != nil {
@@ -48,58 +51,81 @@ func (r *Router) useMiddleware() error {
 	if err != nil {
 		return fmt.Errorf("router: %w", err)
 	}
-	r.app.Use(ids, secure.New())
+	chain = append(chain, ids, secure.New())
 	if r.cfg.LogRequests {
-		r.app.Use(accesslog.New(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs}))
+		chain = append(chain, accesslog.New(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs}))
 	}
 	if r.metrics != nil {
-		r.app.Use(r.measure)
+		chain = append(chain, r.measure)
 	}
-	r.app.Use(r.answerErrors)
-	r.app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: r.logPanic}))
-	r.app.Use(r.guardBody, r.withDeadline)
-	r.app.Use(cors.New(cors.Config{
-		AllowOrigins:     r.cfg.CORS.AllowOrigins,
-		AllowHeaders:     r.cfg.CORS.AllowHeaders,
-		ExposeHeaders:    r.cfg.CORS.ExposeHeaders,
-		AllowCredentials: r.cfg.CORS.AllowCredentials,
-		MaxAge:           r.cfg.CORS.MaxAge,
-		AllowMethods:     "GET,POST,HEAD,PUT,DELETE,PATCH",
-	}))
+	chain = append(chain,
+		r.serve,
+		cors.New(cors.Config{
+			AllowOrigins:     r.cfg.CORS.AllowOrigins,
+			AllowHeaders:     r.cfg.CORS.AllowHeaders,
+			ExposeHeaders:    r.cfg.CORS.ExposeHeaders,
+			AllowCredentials: r.cfg.CORS.AllowCredentials,
+			MaxAge:           r.cfg.CORS.MaxAge,
+			AllowMethods:     "GET,POST,HEAD,PUT,DELETE,PATCH",
+		}))
 	for _, m := range r.cfg.Middleware {
 		if m != nil {
-			r.app.Use(m)
+			chain = append(chain, m)
 		}
 	}
+	r.app.Use(chain...)
 	return nil
 }
 
-// answerErrors is where an error from anything below, a handler, the
-// binding, authentication or a middleware, becomes its answer.
-func (r *Router) answerErrors(c *fiber.Ctx) error {
-	if err := c.Next(); err != nil {
-		return r.handleError(c, err)
-	}
-	return nil
-}
-
-// guardBody refuses a request whose head parsers could read two ways
-// (head.go) or framed two ways before anything reads it, one with a body
-// that no route declaring one serves (bodiless.go), and one whose
-// declared body is over the server's limit; when the answer leaves part of
-// a body unread, the connection is closed after it.
-func (r *Router) guardBody(c *fiber.Ctx) error {
-	if err := checkHead(c); err != nil {
+// serve is the router's own step of the chain, in one call: from the
+// outside in, errors, recovery, the head and body checks, the deadline
+// (see useMiddleware). The deadline, Config.RequestTimeout on the
+// request's context (Ctx.Context, Fiber's UserContext), bounds every
+// database call and outgoing request made with it, so a handler waiting
+// on a dependency that stopped answering gives up instead of hanging.
+// The deferred calls run in the reverse order: the deadline ends, the
+// connection is set to close when a body was left unread, a panic
+// becomes an error, and any error becomes the answer.
+func (r *Router) serve(c *fiber.Ctx) (err error) {
+	defer r.answerError(c, &err)
+	defer r.recoverPanic(c, &err)
+	if err = checkHead(c); err != nil {
 		return err
 	}
 	defer r.settleBody(c)
-	if err := r.refuseUndeclaredBody(c); err != nil {
+	if err = r.refuseUndeclaredBody(c); err != nil {
 		return err
 	}
-	if err := r.checkBodySize(c); err != nil {
+	if err = r.checkBodySize(c); err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), r.cfg.RequestTimeout)
+	defer cancel()
+	c.SetUserContext(ctx)
 	return c.Next()
+}
+
+// answerError is where an error from anything below, a handler, the
+// binding, authentication or a middleware, becomes its answer.
+func (r *Router) answerError(c *fiber.Ctx, err *error) {
+	if *err != nil {
+		*err = r.handleError(c, *err)
+	}
+}
+
+// recoverPanic turns a panic below serve into an error, logged with its
+// stack. It must be deferred by serve itself: recover works only there.
+func (r *Router) recoverPanic(c *fiber.Ctx, err *error) {
+	e := recover()
+	if e == nil {
+		return
+	}
+	r.logPanic(c, e)
+	if asErr, ok := e.(error); ok {
+		*err = asErr
+	} else {
+		*err = fmt.Errorf("%v", e)
+	}
 }
 
 // logPanic logs a recovered panic with its stack and the request's id.
