@@ -108,14 +108,24 @@ func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
 	for _, tg := range targets {
 		path := paramRE.ReplaceAllString(tg.path, "1")
 		declares := declaresBody(doc, tg.method, tg.path)
-		for _, chunked := range []bool{false, true} {
-			name := tg.method + " " + path
-			if chunked {
-				name += " chunked"
-			}
+		for _, send := range []string{"", "chunked", "expect"} {
+			name := strings.TrimSpace(tg.method + " " + path + " " + send)
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				resp, body := sendBodyHead(t, base, tg.method, path, chunked)
+				var resp *http.Response
+				var body string
+				if send == "expect" {
+					resp, body = sendExpectation(t, base, tg.method, path)
+					if declares {
+						// Asked first, a route that takes a body invites it.
+						if resp.StatusCode != http.StatusContinue {
+							t.Fatalf("status %d: %.200s, want 100 Continue", resp.StatusCode, body)
+						}
+						return
+					}
+				} else {
+					resp, body = sendBodyHead(t, base, tg.method, path, send == "chunked")
+				}
 				// The answer to HEAD has no body to tell why.
 				undeclared := resp.StatusCode == http.StatusRequestEntityTooLarge &&
 					(tg.method == http.MethodHead || strings.Contains(body, "which this method and path do not take"))
@@ -180,6 +190,16 @@ func declaresBody(doc *openapi.Document, method, path string) bool {
 		fiber.MethodPut: item.Put, fiber.MethodPatch: item.Patch, fiber.MethodDelete: item.Delete}
 	op := ops[method]
 	return op != nil && op.RequestBody != nil
+}
+
+// sendExpectation sends the head of a request with a 150 MB body of type
+// text/plain that asks before sending it (Expect: 100-continue), and
+// returns the server's first answer: 100 Continue, or a final one that
+// spares the client the body.
+func sendExpectation(t *testing.T, base, method, path string) (*http.Response, string) {
+	t.Helper()
+	head := fmt.Sprintf("%s %s HTTP/1.1\r\nHost: test\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nExpect: 100-continue\r\n", method, path, 150<<20)
+	return rawRequest(t, base, head, 0)
 }
 
 // sendBodyHead sends a request with a 150 MB body of type text/plain

@@ -29,6 +29,11 @@ func (r *Router) answerUnknownMethods() {
 		// A body it came with is not read: the connection is closed
 		// after the answer, so no part of it is taken for a request.
 		r.settleBody(c)
-		_ = r.handleError(c, problem.New(http.StatusNotImplemented, "The server does not implement this method."))
+		_ = r.handleError(c, errUnknownMethod())
 	}
+}
+
+// errUnknownMethod is the answer to a method HTTP does not define.
+func errUnknownMethod() error {
+	return problem.New(http.StatusNotImplemented, "The server does not implement this method.")
 }

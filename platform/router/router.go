@@ -96,6 +96,7 @@ func New(cfg Config) (*Router, error) {
 	r.app = fiber.New(r.fiberConfig())
 	r.answerUnknownMethods()
 	r.readHeadsFirst()
+	r.answerExpectations()
 
 	if err := r.wireExtensions(); err != nil { // (1)
 		return nil, err
