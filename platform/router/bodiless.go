@@ -24,28 +24,48 @@ import (
 
 // bodyRoutes are the routes that declare a request body, by method: a
 // pattern per route path, which matches every request path Fiber routes to
-// it.
-type bodyRoutes map[string][]*regexp.Regexp
+// it, with the route's body binding (nil under anyMethod).
+type bodyRoutes map[string][]bodyRoute
 
-// add records that method and path, as Fiber routes it, take a body.
-func (b bodyRoutes) add(method, path string) error {
+// bodyRoute is one route of bodyRoutes.
+type bodyRoute struct {
+	path *regexp.Regexp
+	body *bodyBinding
+}
+
+// add records that method and path, as Fiber routes it, take the body
+// that body binds.
+func (b bodyRoutes) add(method, path string, body *bodyBinding) error {
 	re, err := regexp.Compile(pathPattern(path))
 	if err != nil {
 		return fmt.Errorf("router: route %s %s: path pattern: %w", method, path, err)
 	}
-	b[method] = append(b[method], re)
+	b[method] = append(b[method], bodyRoute{re, body})
 	return nil
 }
 
 // takes reports whether a route that declares a body may serve method and
 // path (a request path as Fiber matches it: c.Path(), as sent).
 func (b bodyRoutes) takes(method, path string) bool {
-	for _, re := range b[method] {
-		if re.MatchString(path) {
+	for _, rt := range b[method] {
+		if rt.path.MatchString(path) {
 			return true
 		}
 	}
 	return false
+}
+
+// limit is the largest body a route that declares one takes for method
+// and path, of those that may serve them (a literal route registered
+// before a parameter's may shadow it), or 0 when none does.
+func (b bodyRoutes) limit(method, path string) int {
+	n := 0
+	for _, rt := range b[method] {
+		if rt.body != nil && rt.path.MatchString(path) {
+			n = max(n, rt.body.limit)
+		}
+	}
+	return n
 }
 
 // pathPattern is the regular expression of a Fiber route path as the
@@ -116,10 +136,10 @@ func (b bodyRoutes) learnPaths(app *fiber.App) error {
 			if err != nil {
 				return fmt.Errorf("router: route %s %s: path pattern: %w", rt.Method, rt.Path, err)
 			}
-			b[anyMethod] = append(b[anyMethod], re)
+			b[anyMethod] = append(b[anyMethod], bodyRoute{path: re})
 			continue
 		}
-		if err := b.add(anyMethod, path); err != nil {
+		if err := b.add(anyMethod, path, nil); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -117,10 +118,12 @@ func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
 				if send == "expect" {
 					resp, body = sendExpectation(t, base, tg.method, path)
 					if declares {
-						// Asked first, a route that takes a body invites it.
-						if resp.StatusCode != http.StatusContinue {
-							t.Fatalf("status %d: %.200s, want 100 Continue", resp.StatusCode, body)
+						// Asked first, a route that takes a body refuses
+						// one over its limit before it is sent.
+						if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "larger than this route accepts") {
+							t.Fatalf("status %d: %.200s, want the 413 of the route's limit", resp.StatusCode, body)
 						}
+						wantRefusedUnread(t, resp)
 						return
 					}
 				} else {
@@ -146,6 +149,29 @@ func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
 				wantRefusedUnread(t, resp)
 			})
 		}
+	}
+}
+
+// TestAnExpectedBodyWithinTheLimitIsInvited checks that a request that
+// asks before sending a body its route takes is answered 100 Continue,
+// then served once the body follows, on a connection that carries the
+// next request.
+func TestAnExpectedBodyWithinTheLimitIsInvited(t *testing.T) {
+	t.Parallel()
+	base := listen(t, bodilessRouter(t))
+	const body = `{"name":"a"}`
+	conn, br := pipeline(t, base, fmt.Sprintf("POST /api/things HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", len(body)))
+	if resp, _ := readAnswer(t, br); resp.StatusCode != http.StatusContinue {
+		t.Fatalf("status %d, want 100 Continue", resp.StatusCode)
+	}
+	if _, err := io.WriteString(conn, body+"GET /livez HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if resp, got := readAnswer(t, br); resp.StatusCode != http.StatusNoContent || resp.Close {
+		t.Fatalf("status %d (close %v): %s, want 204 on a connection kept open", resp.StatusCode, resp.Close, got)
+	}
+	if resp, got := readAnswer(t, br); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the next request: status %d: %s", resp.StatusCode, got)
 	}
 }
 

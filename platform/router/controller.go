@@ -95,7 +95,7 @@ func (r *Router) add(rt Route) error {
 	}
 	if rc.bind.body != nil {
 		for _, m := range methods {
-			if err := r.bodies.add(m, rt.path); err != nil {
+			if err := r.bodies.add(m, rt.path, rc.bind.body); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package router
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
@@ -12,9 +13,9 @@ import (
 // when the body would be read, else at once the answer it would get
 // once sent, so that the client does not send it: a method HTTP does not
 // define (501), a malformed head (400), a path nothing serves (404), a
-// body its route does not take or one over Config.BodyLimit (413). A
-// route's own checks (its token, its content type, its smaller limit)
-// still answer after the 100, while the body is being sent. fasthttp
+// body its route does not take or one over Config.BodyLimit or the
+// route's own limit (413). A route's other checks (its token, its media
+// type) still answer after the 100, while the body is being sent. fasthttp
 // closes the connection after a refusal, since the client may have
 // started sending anyway.
 func (r *Router) answerExpectations() {
@@ -44,5 +45,24 @@ func (r *Router) expectation(c *fiber.Ctx, methods []string) error {
 	if err := r.refuseUndeclaredBody(c); err != nil {
 		return err
 	}
-	return r.checkBodySize(c)
+	if err := r.checkBodySize(c); err != nil {
+		return err
+	}
+	return r.checkRouteLimit(c)
+}
+
+// checkRouteLimit refuses a body whose declared length is over the limit
+// of every route that may take it, as the route does once it runs
+// (bodyBinding.bind), though without its checks of the token and the
+// media type first. A compressed body is left to the route: its limit
+// counts the bytes it decompresses to.
+func (r *Router) checkRouteLimit(c *fiber.Ctx) error {
+	h := &c.Request().Header
+	if enc := strings.TrimSpace(string(h.ContentEncoding())); enc != "" && !strings.EqualFold(enc, "identity") {
+		return nil
+	}
+	if limit := r.bodies.limit(c.Method(), c.Path()); limit > 0 && h.ContentLength() > limit {
+		return tooLarge(limit)
+	}
+	return nil
 }
