@@ -155,7 +155,7 @@ func TestNoRouteReadsABodyItDoesNotDeclare(t *testing.T) {
 // TestAnExpectedBodyWithinTheLimitIsInvited checks that a request that
 // asks before sending a body its route takes is answered 100 Continue,
 // then served once the body follows, on a connection that carries the
-// next request.
+// next request; and that a compressed one is invited whatever its length.
 func TestAnExpectedBodyWithinTheLimitIsInvited(t *testing.T) {
 	t.Parallel()
 	base := listen(t, bodilessRouter(t))
@@ -172,6 +172,13 @@ func TestAnExpectedBodyWithinTheLimitIsInvited(t *testing.T) {
 	}
 	if resp, got := readAnswer(t, br); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the next request: status %d: %s", resp.StatusCode, got)
+	}
+
+	// A compressed body's limit counts what it decompresses to, which
+	// only the route can tell: however long it is declared, it is invited.
+	_, br = pipeline(t, base, fmt.Sprintf("POST /api/things HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", 150<<20))
+	if resp, got := readAnswer(t, br); resp.StatusCode != http.StatusContinue {
+		t.Fatalf("a compressed body: status %d: %s, want 100 Continue", resp.StatusCode, got)
 	}
 }
 
