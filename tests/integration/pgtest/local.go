@@ -78,7 +78,7 @@ func newLocalServer(ctx context.Context) (*localServer, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	if s.port, err = freePort(); err != nil {
+	if s.port, err = testkit.FreePort(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
@@ -189,11 +189,6 @@ func lookupOwner(name string) (*owner, error) {
 		return nil, fmt.Errorf("gid of %s: %w", name, err)
 	}
 	return &owner{name: name, uid: uint32(uid), gid: uint32(gid)}, nil
-}
-
-// freePort returns a loopback port nothing listens on right now.
-func freePort() (int, error) {
-	return testkit.FreePort()
 }
 
 func (s *localServer) dataDir() string { return filepath.Join(s.dir, "data") }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // Replica is a streaming replica of the controlled server (see
@@ -75,7 +77,7 @@ func (h *harness) newReplica(t testing.TB) *Replica {
 	if err := s.baseBackup(ctx, primary, slot); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
-	if s.port, err = freePort(); err != nil {
+	if s.port, err = testkit.FreePort(); err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
 	if err := s.start(ctx); err != nil {
