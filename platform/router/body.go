@@ -108,16 +108,24 @@ func (b *bodyBinding) bind(rb *binding, fc *fiber.Ctx, dst reflect.Value, bad []
 // encoding checks the Content-Encoding of a body of media type ct: none or
 // identity, or gzip once where the route accepts it (gzipped).
 func (b *bodyBinding) encoding(header []byte, ct string) (gzipped bool, err error) {
+	if identity(header) {
+		return false, nil
+	}
 	enc := strings.ToLower(strings.TrimSpace(string(header)))
 	switch {
-	case enc == "" || enc == "identity":
-		return false, nil
 	case enc == "gzip" && b.gzip && ct != MediaMultipart:
 		return true, nil
 	case b.gzip && ct != MediaMultipart:
 		return false, problem.New(http.StatusUnsupportedMediaType, "The request body may only be sent with a Content-Encoding of gzip, once, or none.")
 	}
 	return false, problem.New(http.StatusUnsupportedMediaType, "The request body must not be sent with a Content-Encoding.")
+}
+
+// identity reports whether a Content-Encoding header leaves the body as it
+// is: none, or identity.
+func identity(header []byte) bool {
+	enc := bytes.TrimSpace(header)
+	return len(enc) == 0 || bytes.EqualFold(enc, []byte("identity"))
 }
 
 // acceptEncoding is the Accept-Encoding of a 415 for a body of type ct

@@ -31,6 +31,16 @@ const prefetchedBody = 8 * 1024
 // client reads the answer instead of a connection reset.
 const lingerTime = 500 * time.Millisecond
 
+// checkBody refuses, from the head alone, a body no route that declares
+// one serves (refuseUndeclaredBody) and one over the server's limit
+// (checkBodySize): what serve and an expectation both check.
+func (r *Router) checkBody(c *fiber.Ctx) error {
+	if err := r.refuseUndeclaredBody(c); err != nil {
+		return err
+	}
+	return r.checkBodySize(c)
+}
+
 // checkBodySize answers 413 before anything else when the declared body
 // is over Config.BodyLimit. Bodies sent in chunks, whose size nobody
 // declares, are counted where they are read (readBody).

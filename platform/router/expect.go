@@ -2,7 +2,6 @@ package router
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
@@ -42,10 +41,7 @@ func (r *Router) expectation(c *fiber.Ctx, methods []string) error {
 	if err := checkHead(c); err != nil {
 		return err
 	}
-	if err := r.refuseUndeclaredBody(c); err != nil {
-		return err
-	}
-	if err := r.checkBodySize(c); err != nil {
+	if err := r.checkBody(c); err != nil {
 		return err
 	}
 	return r.checkRouteLimit(c)
@@ -58,7 +54,7 @@ func (r *Router) expectation(c *fiber.Ctx, methods []string) error {
 // counts the bytes it decompresses to.
 func (r *Router) checkRouteLimit(c *fiber.Ctx) error {
 	h := &c.Request().Header
-	if enc := strings.TrimSpace(string(h.ContentEncoding())); enc != "" && !strings.EqualFold(enc, "identity") {
+	if !identity(h.ContentEncoding()) {
 		return nil
 	}
 	if limit := r.bodies.limit(c.Method(), c.Path()); limit > 0 && h.ContentLength() > limit {

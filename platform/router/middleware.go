@@ -93,10 +93,7 @@ func (r *Router) serve(c *fiber.Ctx) (err error) {
 		return err
 	}
 	defer r.settleBody(c)
-	if err = r.refuseUndeclaredBody(c); err != nil {
-		return err
-	}
-	if err = r.checkBodySize(c); err != nil {
+	if err = r.checkBody(c); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(c.UserContext(), r.cfg.RequestTimeout)
