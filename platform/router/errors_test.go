@@ -88,10 +88,28 @@ func TestErrorsAreAnsweredInOnePlace(t *testing.T) {
 // path, or "".
 func countedStatus(t *testing.T, reg *prometheus.Registry, path string) string {
 	t.Helper()
+	for _, s := range requestSeries(t, reg) {
+		if s.labels["route"] == path {
+			return s.labels["status"]
+		}
+	}
+	return ""
+}
+
+// series is one series of http_requests_total: its labels and its count.
+type series struct {
+	labels map[string]string
+	count  float64
+}
+
+// requestSeries returns the series of http_requests_total in reg.
+func requestSeries(t *testing.T, reg *prometheus.Registry) []series {
+	t.Helper()
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var all []series
 	for _, f := range families {
 		if f.GetName() != "http_requests_total" {
 			continue
@@ -101,10 +119,8 @@ func countedStatus(t *testing.T, reg *prometheus.Registry, path string) string {
 			for _, l := range m.GetLabel() {
 				labels[l.GetName()] = l.GetValue()
 			}
-			if labels["route"] == path {
-				return labels["status"]
-			}
+			all = append(all, series{labels: labels, count: m.GetCounter().GetValue()})
 		}
 	}
-	return ""
+	return all
 }

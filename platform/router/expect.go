@@ -27,8 +27,7 @@ func (r *Router) answerExpectations() {
 			return fasthttp.StatusContinue
 		}
 		// fasthttp writes this answer as it is, with the status returned.
-		_ = r.handleError(c, err)
-		return c.Response().StatusCode()
+		return r.answerOutside(c, err)
 	}
 }
 

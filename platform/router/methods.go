@@ -26,10 +26,7 @@ func (r *Router) answerUnknownMethods() {
 		}
 		c := r.app.AcquireCtx(fctx)
 		defer r.app.ReleaseCtx(c)
-		// A body it came with is not read: the connection is closed
-		// after the answer, so no part of it is taken for a request.
-		r.settleBody(c)
-		_ = r.handleError(c, errUnknownMethod())
+		r.answerOutside(c, errUnknownMethod())
 	}
 }
 

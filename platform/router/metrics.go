@@ -26,20 +26,12 @@ type httpMetrics struct {
 	inFlight prometheus.Gauge
 	// templates are the registered route templates by method; a request
 	// ending on any other route (a middleware's) matched none.
-	templates map[string]map[string]bool
+	templates map[string]map[string]string
 }
 
 // learnRoutes records the route templates of app, once every route is
 // registered.
-func (m *httpMetrics) learnRoutes(app *fiber.App) {
-	m.templates = map[string]map[string]bool{}
-	for _, rt := range app.GetRoutes(true) {
-		if m.templates[rt.Method] == nil {
-			m.templates[rt.Method] = map[string]bool{}
-		}
-		m.templates[rt.Method][rt.Path] = true
-	}
-}
+func (m *httpMetrics) learnRoutes(app *fiber.App) { m.templates = routeTemplates(app) }
 
 // newHTTPMetrics registers the request metrics in reg.
 func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {
@@ -75,15 +67,25 @@ func (r *Router) measure(c *fiber.Ctx) error {
 	r.metrics.inFlight.Inc()
 	defer r.metrics.inFlight.Dec()
 	err := c.Next()
+	r.metrics.observe(c, start)
+	return err
+}
+
+// observe counts and times c, answered, whose request began at start,
+// under its route template, or unmatchedRoute.
+func (m *httpMetrics) observe(c *fiber.Ctx, start time.Time) {
 	method := methodLabel(c.Method())
-	path := c.Route().Path
-	if !r.metrics.templates[method][path] {
+	// The label is the template as registered: outside the chain, Fiber's
+	// route of c is a stand-in whose path points into the request's
+	// buffer, which the next request on the connection reuses while the
+	// registry keeps its labels.
+	path, ok := m.templates[method][c.Route().Path]
+	if !ok {
 		path = unmatchedRoute
 	}
 	status := strconv.Itoa(c.Response().StatusCode())
-	r.metrics.requests.WithLabelValues(method, path, status).Inc()
-	r.metrics.duration.WithLabelValues(method, path, status).Observe(time.Since(start).Seconds())
-	return err
+	m.requests.WithLabelValues(method, path, status).Inc()
+	m.duration.WithLabelValues(method, path, status).Observe(time.Since(start).Seconds())
 }
 
 // methodLabel is the label of a request method: one of the standard

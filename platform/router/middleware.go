@@ -53,7 +53,8 @@ func (r *Router) useMiddleware() error {
 	}
 	chain = append(chain, ids, secure.New())
 	if r.cfg.LogRequests {
-		chain = append(chain, accesslog.New(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs}))
+		r.accessLog = accesslog.NewLogger(accesslog.Config{Logger: r.cfg.Logger, Attrs: requestAttrs})
+		chain = append(chain, r.accessLog.Handler)
 	}
 	if r.metrics != nil {
 		chain = append(chain, r.measure)

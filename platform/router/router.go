@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/asapjs/fiber-template/platform/clientip"
+	"github.com/asapjs/fiber-template/platform/middleware/accesslog"
 	"github.com/asapjs/fiber-template/platform/middleware/requestid"
 	"github.com/asapjs/fiber-template/platform/openapi"
 	"github.com/asapjs/fiber-template/platform/token"
@@ -49,6 +50,8 @@ type Router struct {
 	// spec30 and spec31 are the document as OpenAPI 3.0 and 3.1.
 	spec30, spec31 specFile
 
+	// accessLog writes the request lines; nil without Config.LogRequests.
+	accessLog *accesslog.Logger
 	// metrics are the request metrics; nil without Config.Metrics.
 	metrics *httpMetrics
 	// tracing makes the request spans; nil without Config.TracerProvider.

@@ -21,7 +21,7 @@ type httpTracing struct {
 	handler fiber.Handler
 	// templates are the registered route templates by method; a request
 	// ending on any other route (a middleware's) matched none.
-	templates map[string]map[string]bool
+	templates map[string]map[string]string
 }
 
 func newHTTPTracing(tp trace.TracerProvider) *httpTracing {
@@ -44,20 +44,22 @@ func (t *httpTracing) learnRoutes(app *fiber.App) {
 
 // spanName is the route template of a finished request, or unmatchedRoute.
 func (t *httpTracing) spanName(c *fiber.Ctx) string {
-	if path := c.Route().Path; t.templates[c.Method()][path] {
+	if path, ok := t.templates[c.Method()][c.Route().Path]; ok {
 		return path
 	}
 	return unmatchedRoute
 }
 
-// routeTemplates are the registered route templates of app by method.
-func routeTemplates(app *fiber.App) map[string]map[string]bool {
-	m := map[string]map[string]bool{}
+// routeTemplates are the registered route templates of app by method,
+// each keyed by itself: a lookup with a request's path returns the
+// template's own string, which outlives the request's buffers.
+func routeTemplates(app *fiber.App) map[string]map[string]string {
+	m := map[string]map[string]string{}
 	for _, rt := range app.GetRoutes(true) {
 		if m[rt.Method] == nil {
-			m[rt.Method] = map[string]bool{}
+			m[rt.Method] = map[string]string{}
 		}
-		m[rt.Method][rt.Path] = true
+		m[rt.Method][rt.Path] = rt.Path
 	}
 	return m
 }

@@ -34,7 +34,19 @@ var ConfigDefault = Config{Level: slog.LevelInfo}
 const Message = "request"
 
 // New returns the middleware.
-func New(config ...Config) fiber.Handler {
+func New(config ...Config) fiber.Handler { return NewLogger(config...).Handler }
+
+// Logger writes the lines of one Config: its Handler is the middleware New
+// returns, and its Log writes the line of a request answered where the
+// middleware does not run (a server that refuses some requests before its
+// middleware chain), so that every answer has its line.
+type Logger struct {
+	cfg    Config
+	logger *slog.Logger
+}
+
+// NewLogger returns the Logger of config (ConfigDefault when none).
+func NewLogger(config ...Config) *Logger {
 	cfg := ConfigDefault
 	if len(config) > 0 {
 		cfg = config[0]
@@ -43,24 +55,42 @@ func New(config ...Config) fiber.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return func(c *fiber.Ctx) error {
-		if cfg.Next != nil && cfg.Next(c) {
-			return c.Next()
-		}
-		start := time.Now()
-		err := c.Next()
-		var buf [8]slog.Attr
-		attrs := append(buf[:0],
-			slog.String("method", c.Method()),
-			slog.String("path", c.Path()),
-			slog.Int("status", c.Response().StatusCode()),
-			slog.Float64("duration_ms", Milliseconds(time.Since(start))))
-		if cfg.Attrs != nil {
-			attrs = cfg.Attrs(c, attrs)
-		}
-		logger.LogAttrs(c.UserContext(), cfg.Level, Message, attrs...)
-		return err
+	return &Logger{cfg: cfg, logger: logger}
+}
+
+// Handler is the middleware: it serves c through the handlers below it,
+// then writes its line with the status c's response has.
+func (l *Logger) Handler(c *fiber.Ctx) error {
+	if l.cfg.Next != nil && l.cfg.Next(c) {
+		return c.Next()
 	}
+	start := time.Now()
+	err := c.Next()
+	l.write(c, start)
+	return err
+}
+
+// Log writes the line of c, answered already, whose request began at
+// start; nothing when Config.Next skips c.
+func (l *Logger) Log(c *fiber.Ctx, start time.Time) {
+	if l.cfg.Next != nil && l.cfg.Next(c) {
+		return
+	}
+	l.write(c, start)
+}
+
+// write writes the line of c.
+func (l *Logger) write(c *fiber.Ctx, start time.Time) {
+	var buf [8]slog.Attr
+	attrs := append(buf[:0],
+		slog.String("method", c.Method()),
+		slog.String("path", c.Path()),
+		slog.Int("status", c.Response().StatusCode()),
+		slog.Float64("duration_ms", Milliseconds(time.Since(start))))
+	if l.cfg.Attrs != nil {
+		attrs = l.cfg.Attrs(c, attrs)
+	}
+	l.logger.LogAttrs(c.UserContext(), l.cfg.Level, Message, attrs...)
 }
 
 // Milliseconds is d in milliseconds, to the microsecond: the same number in

@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 
 	"github.com/asapjs/fiber-template/platform/middleware/accesslog"
 )
@@ -45,5 +47,42 @@ func TestAccessLogLine(t *testing.T) {
 	}
 	if ms, ok := line["duration_ms"].(float64); !ok || ms < 0 || ms > 10_000 {
 		t.Errorf("duration_ms = %v, want a number of milliseconds", line["duration_ms"])
+	}
+}
+
+// TestLogOutsideTheMiddleware checks the line of a request answered where
+// the middleware does not run: the same fields, the status the response
+// has, and nothing when Next skips the request.
+func TestLogOutsideTheMiddleware(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	l := accesslog.NewLogger(accesslog.Config{
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
+		Next:   func(c *fiber.Ctx) bool { return c.Path() == "/skipped" },
+	})
+	app := fiber.New()
+	answer := func(method, path string, status int) {
+		var fctx fasthttp.RequestCtx
+		fctx.Request.Header.SetMethod(method)
+		fctx.Request.SetRequestURI(path)
+		c := app.AcquireCtx(&fctx)
+		defer app.ReleaseCtx(c)
+		c.Status(status)
+		l.Log(c, time.Now().Add(-2*time.Millisecond))
+	}
+	answer("BREW", "/pot?x=1", fiber.StatusNotImplemented)
+	answer(fiber.MethodPost, "/skipped", fiber.StatusRequestEntityTooLarge)
+	var line map[string]any
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("%v: %s (want one line)", err, logs.Bytes())
+	}
+	want := map[string]any{"msg": accesslog.Message, "method": "BREW", "path": "/pot", "status": float64(501)}
+	for k, v := range want {
+		if line[k] != v {
+			t.Errorf("%s = %v, want %v (line %s)", k, line[k], v, logs.Bytes())
+		}
+	}
+	if ms, ok := line["duration_ms"].(float64); !ok || ms < 2 {
+		t.Errorf("duration_ms = %v, want at least the 2 ms since start", line["duration_ms"])
 	}
 }
