@@ -24,9 +24,9 @@ type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
-	// templates are the registered route templates by method; a request
-	// ending on any other route (a middleware's) matched none.
-	templates map[string]map[string]string
+	// templates are the templates of the routes that serve requests
+	// (routeTemplates); a request ending on none matched none.
+	templates map[*fiber.Route]string
 }
 
 // learnRoutes records the route templates of app, once every route is
@@ -74,15 +74,7 @@ func (r *Router) measure(c *fiber.Ctx) error {
 // observe counts and times c, answered, whose request began at start,
 // under its route template, or unmatchedRoute.
 func (m *httpMetrics) observe(c *fiber.Ctx, start time.Time) {
-	method := methodLabel(c.Method())
-	// The label is the template as registered: outside the chain, Fiber's
-	// route of c is a stand-in whose path points into the request's
-	// buffer, which the next request on the connection reuses while the
-	// registry keeps its labels.
-	path, ok := m.templates[method][c.Route().Path]
-	if !ok {
-		path = unmatchedRoute
-	}
+	method, path := methodLabel(c.Method()), routeLabel(m.templates, c)
 	status := strconv.Itoa(c.Response().StatusCode())
 	m.requests.WithLabelValues(method, path, status).Inc()
 	m.duration.WithLabelValues(method, path, status).Observe(time.Since(start).Seconds())

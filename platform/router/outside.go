@@ -4,11 +4,13 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
 )
 
 // answerOutside answers with the problem of err a request the middleware
 // chain does not serve: a method HTTP does not define (methods.go) or a
-// body refused from its head (expect.go). Its answer is logged and counted
+// body refused from its head (expect.go); Fiber answers the requests the
+// server could not read (recordServerErrors). Its answer is logged and counted
 // as the chain's are, with the status the client got, so that a flood of
 // such refusals shows in the access log and the metrics. It returns that
 // status.
@@ -33,5 +35,23 @@ func (r *Router) record(c *fiber.Ctx, start time.Time) {
 	}
 	if r.metrics != nil {
 		r.metrics.observe(c, start)
+	}
+}
+
+// recordServerErrors logs and counts the answers to the requests the
+// server could not read whole, which Fiber gives through handleError
+// without the middleware chain: a malformed request line or head (400),
+// a head over its buffer (431), a request that did not arrive within
+// ReadTimeout (408). Their duration is the answer's alone: when such a
+// request began is not known.
+func (r *Router) recordServerErrors() {
+	srv := r.app.Server()
+	next := srv.ErrorHandler
+	srv.ErrorHandler = func(fctx *fasthttp.RequestCtx, err error) {
+		start := time.Now()
+		next(fctx, err)
+		c := r.app.AcquireCtx(fctx)
+		defer r.app.ReleaseCtx(c)
+		r.record(c, start)
 	}
 }

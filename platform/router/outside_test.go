@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -18,7 +19,8 @@ import (
 // refused before the middleware chain runs, a method HTTP does not define
 // and a body refused from its head, get their access log line and their
 // count as every other answer does: with the status the client got and
-// the request id it was given.
+// the request id it was given, counted as no route's, since no route was
+// matched yet.
 func TestAnswersBeforeTheChainAreLoggedAndCounted(t *testing.T) {
 	t.Parallel()
 	logs := &servicetest.Buffer{}
@@ -28,6 +30,7 @@ func TestAnswersBeforeTheChainAreLoggedAndCounted(t *testing.T) {
 		LogRequests: true,
 		Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
 		Metrics:     reg,
+		ReadTimeout: 300 * time.Millisecond,
 		Controllers: []router.Controller{router.Group{Path: "/things", Declared: []router.Route{
 			router.Post("/", take, router.BodyLimit(1024)),
 		}}},
@@ -41,11 +44,17 @@ func TestAnswersBeforeTheChainAreLoggedAndCounted(t *testing.T) {
 		{"a method HTTP does not define", "BREW /things HTTP/1.1\r\nHost: test\r\n\r\n",
 			"BREW", "/things", "501", "OTHER unmatched"},
 		{"an expected body over its route's limit", "POST /things HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 4096\r\nExpect: 100-continue\r\n\r\n",
-			"POST", "/things", "413", "POST /things"},
+			"POST", "/things", "413", "POST unmatched"},
 		{"an expected body to a route that takes none", "POST /livez HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n",
 			"POST", "/livez", "413", "POST unmatched"},
 		{"an expected body to a path nothing serves", "PUT /nowhere HTTP/1.1\r\nHost: test\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n",
 			"PUT", "/nowhere", "404", "PUT unmatched"},
+		{"a head the server cannot read", "GET /things HTTP/1.1\r\nHost: test\r\nBroken header\r\n\r\n",
+			"GET", "/", "400", "GET unmatched"},
+		{"a head over the server's buffer", "GET /things HTTP/1.1\r\nHost: test\r\nX-Big: " + strings.Repeat("a", 9000) + "\r\n\r\n",
+			"GET", "/", "431", "GET unmatched"},
+		{"a head that never ends", "GET /things HTTP/1.1\r\nHost: test\r\n",
+			"GET", "/", "408", "GET unmatched"},
 	}
 	for _, tc := range cases {
 		_, br := pipeline(t, base, tc.head)
@@ -64,15 +73,21 @@ func TestAnswersBeforeTheChainAreLoggedAndCounted(t *testing.T) {
 		}
 	}
 	// Other requests reuse the buffers the refused ones were read into:
-	// the labels kept must not be read from them.
+	// the labels kept must not be read from them. A path no route serves
+	// ends on the middleware chain, a route on "/", as GET / is here: it
+	// is still no route's.
 	for range 4 {
 		for _, path := range []string{"/metrics", "/livez/xyz", "/readyz"} {
 			sendOverTCP(t, base, http.MethodGet, path, "", "")
 		}
 	}
+	want := map[[2]string]float64{{"GET /metrics", "200"}: 4, {"GET unmatched", "404"}: 4, {"GET /readyz", "200"}: 4}
 	for _, tc := range cases {
-		if n := counted(t, reg, tc.route, tc.status); n != 1 {
-			t.Errorf("%s: counted %v times as %s %s, want once; counted:\n%v", tc.name, n, tc.route, tc.status, requestSeries(t, reg))
+		want[[2]string{tc.route, tc.status}]++
+	}
+	for k, n := range want {
+		if got := counted(t, reg, k[0], k[1]); got != n {
+			t.Errorf("counted %v requests as %s %s, want %v; counted:\n%v", got, k[0], k[1], n, requestSeries(t, reg))
 		}
 	}
 }

@@ -98,6 +98,7 @@ func New(cfg Config) (*Router, error) {
 	}
 	r.app = fiber.New(r.fiberConfig())
 	r.answerUnknownMethods()
+	r.recordServerErrors()
 	r.readHeadsFirst()
 	r.answerExpectations()
 

@@ -19,9 +19,9 @@ var Propagator propagation.TextMapPropagator = propagation.NewCompositeTextMapPr
 // (/api/users/:id, never the raw path) it ended on.
 type httpTracing struct {
 	handler fiber.Handler
-	// templates are the registered route templates by method; a request
-	// ending on any other route (a middleware's) matched none.
-	templates map[string]map[string]string
+	// templates are the templates of the routes that serve requests
+	// (routeTemplates); a request ending on none matched none.
+	templates map[*fiber.Route]string
 }
 
 func newHTTPTracing(tp trace.TracerProvider) *httpTracing {
@@ -44,24 +44,39 @@ func (t *httpTracing) learnRoutes(app *fiber.App) {
 
 // spanName is the route template of a finished request, or unmatchedRoute.
 func (t *httpTracing) spanName(c *fiber.Ctx) string {
-	if path, ok := t.templates[c.Method()][c.Route().Path]; ok {
+	return routeLabel(t.templates, c)
+}
+
+// routeTemplates maps the routes of app that serve requests, middleware
+// routes left out, to their templates. A request is looked up by the
+// route it ended on, never by a string of its own: the middleware chain
+// is a route on "/" that a request no route matched ends on, and outside
+// the chain Fiber's route of a request is a stand-in whose path points
+// into the request's buffer, which the next request reuses.
+func routeTemplates(app *fiber.App) map[*fiber.Route]string {
+	// GetRoutes copies the routes it returns, and leaves out the
+	// middleware's; a copy shares its handlers with the route it copies.
+	served := map[*fiber.Handler]bool{}
+	for _, rt := range app.GetRoutes(true) {
+		served[&rt.Handlers[0]] = true
+	}
+	m := map[*fiber.Route]string{}
+	for _, routes := range app.Stack() {
+		for _, rt := range routes {
+			if served[&rt.Handlers[0]] {
+				m[rt] = rt.Path
+			}
+		}
+	}
+	return m
+}
+
+// routeLabel is the template of the route c ended on, or unmatchedRoute.
+func routeLabel(templates map[*fiber.Route]string, c *fiber.Ctx) string {
+	if path, ok := templates[c.Route()]; ok {
 		return path
 	}
 	return unmatchedRoute
-}
-
-// routeTemplates are the registered route templates of app by method,
-// each keyed by itself: a lookup with a request's path returns the
-// template's own string, which outlives the request's buffers.
-func routeTemplates(app *fiber.App) map[string]map[string]string {
-	m := map[string]map[string]string{}
-	for _, rt := range app.GetRoutes(true) {
-		if m[rt.Method] == nil {
-			m[rt.Method] = map[string]string{}
-		}
-		m[rt.Method][rt.Path] = rt.Path
-	}
-	return m
 }
 
 // traceID is the id of the trace the request's context is in, or "".
