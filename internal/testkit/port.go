@@ -8,7 +8,18 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"testing"
 )
+
+// Port is FreePort for a test, which fails when no port can be had.
+func Port(t testing.TB) int {
+	t.Helper()
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
 
 // FreePort returns a loopback TCP port nothing listens on right now, for a
 // process a test starts and that binds it later. The port is drawn below

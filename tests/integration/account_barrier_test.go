@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
 
@@ -71,7 +72,7 @@ func TestAccountChangesHoldForLoginsInFlight(t *testing.T) {
 			}
 			var bases []string
 			for range d.processes {
-				port := freePort(t)
+				port := testkit.Port(t)
 				config := sqliteAPI(t, port, map[string]string{
 					"ADMIN_EMAIL": "root@example.com", "ADMIN_PASSWORD": barrierPassword,
 					"AUTH_RATE_LIMIT": "0", "LOG_REQUESTS": "false", "LOG_LEVEL": "warn",

@@ -33,7 +33,7 @@ func TestBinary(t *testing.T) {
 
 	t.Run("it stops with status 0 soon after SIGTERM", func(t *testing.T) {
 		t.Parallel()
-		port := freePort(t)
+		port := testkit.Port(t)
 		api := startAPI(t, bin, map[string]string{
 			"HOST":         "127.0.0.1",
 			"PORT":         strconv.Itoa(port),
@@ -58,7 +58,7 @@ func TestBinary(t *testing.T) {
 
 	t.Run("with METRICS_ADDR, /metrics is served there and not on the service's port", func(t *testing.T) {
 		t.Parallel()
-		port, metricsPort := freePort(t), freePort(t)
+		port, metricsPort := testkit.Port(t), testkit.Port(t)
 		api := startAPI(t, bin, sqliteAPI(t, port, map[string]string{"METRICS_ADDR": "127.0.0.1:" + strconv.Itoa(metricsPort)}))
 		api.WaitOK(t, healthCheck(port))
 		get := func(url string) (int, string) {
@@ -88,7 +88,7 @@ func TestBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer taken.Close()
-		wantRefusal(t, bin, sqliteAPI(t, freePort(t), map[string]string{"METRICS_ADDR": taken.Addr().String()}), "listen for metrics")
+		wantRefusal(t, bin, sqliteAPI(t, testkit.Port(t), map[string]string{"METRICS_ADDR": taken.Addr().String()}), "listen for metrics")
 	})
 
 	t.Run("it refuses APP_ENV=production without JWT_SECRET", func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestBinary(t *testing.T) {
 		wantRefusal(t, bin, map[string]string{
 			"APP_ENV":      "production",
 			"HOST":         "127.0.0.1",
-			"PORT":         strconv.Itoa(freePort(t)),
+			"PORT":         strconv.Itoa(testkit.Port(t)),
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"),
 		}, "JWT_SECRET")
 	})
@@ -179,14 +179,4 @@ func sqliteAPI(t *testing.T, port int, extra map[string]string) map[string]strin
 	}
 	maps.Copy(config, extra)
 	return config
-}
-
-// freePort returns a loopback port nothing listens on right now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	port, err := testkit.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return port
 }

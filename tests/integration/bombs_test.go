@@ -242,7 +242,7 @@ type bombTarget struct {
 // and logs in as its admin.
 func startBombTarget(t *testing.T, limit *memoryLimit) *bombTarget {
 	t.Helper()
-	port := freePort(t)
+	port := testkit.Port(t)
 	api := limit.start(t, sqliteAPI(t, port, map[string]string{
 		"ADMIN_EMAIL":    "root@example.com",
 		"ADMIN_PASSWORD": "bombs-pass-1",

@@ -49,7 +49,7 @@ func TestConnectionFlood(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+": one address past its cap starves no other, and the service serves after", func(t *testing.T) {
 			t.Parallel()
-			port := freePort(t)
+			port := testkit.Port(t)
 			api := startAPI(t, testkit.WithOpenFiles(t, bin, tt.openFiles), sqliteAPI(t, port, tt.config))
 			api.WaitOK(t, livez(port))
 
@@ -77,7 +77,7 @@ func TestConnectionFlood(t *testing.T) {
 
 	t.Run("caps above an open-files limit of 256: accept waits out EMFILE and the service serves after", func(t *testing.T) {
 		t.Parallel()
-		port := freePort(t)
+		port := testkit.Port(t)
 		api := startAPI(t, testkit.WithOpenFiles(t, bin, 256), sqliteAPI(t, port, map[string]string{
 			"MAX_CONNS": "5000", "MAX_CONNS_PER_ADDRESS": "5000",
 		}))

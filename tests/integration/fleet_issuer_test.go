@@ -11,6 +11,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -48,7 +49,7 @@ const (
 func startIssuer(t *testing.T, bin, dsn string, extra map[string]string) *issuerService {
 	t.Helper()
 	keyFile, _ := newKeyFile(t)
-	port := freePort(t)
+	port := testkit.Port(t)
 	a := &issuerService{base: fmt.Sprintf("http://127.0.0.1:%d", port), keyFile: keyFile}
 	a.env = map[string]string{
 		"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn, "PUBLIC_URL": a.base,
@@ -121,7 +122,7 @@ func TestAnIssuerSaysWhoItIs(t *testing.T) {
 
 	t.Run("without PUBLIC_URL there is no metadata and the iss is a name", func(t *testing.T) {
 		t.Parallel()
-		port := freePort(t)
+		port := testkit.Port(t)
 		base := fmt.Sprintf("http://127.0.0.1:%d", port)
 		env := map[string]string{}
 		for k, v := range a.env {

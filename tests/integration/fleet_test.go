@@ -17,6 +17,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/platform/token"
 )
@@ -29,7 +30,7 @@ type resourceServer struct{ base string }
 // configuration; PUBLIC_URL is its own URL.
 func startResourceServer(t *testing.T, bin, dsn string, config map[string]string) resourceServer {
 	t.Helper()
-	port := freePort(t)
+	port := testkit.Port(t)
 	b := resourceServer{base: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	env := map[string]string{
 		"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn, "PUBLIC_URL": b.base, "LOG_REQUESTS": "false",

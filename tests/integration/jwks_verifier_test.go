@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/token"
 )
 
@@ -42,7 +43,7 @@ func TestAnotherServiceVerifiesByJWKSAlone(t *testing.T) {
 func testAnotherServiceVerifiesByJWKSAlone(t *testing.T, dsn string) {
 	bin := buildAPI(t)
 	keyFile, key := newKeyFile(t)
-	port := freePort(t)
+	port := testkit.Port(t)
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := map[string]string{
 		"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn, "APP_ENV": "production",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/asapjs/fiber-template/app/models"
 	"github.com/asapjs/fiber-template/app/repositories"
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/migrations"
 	"github.com/asapjs/fiber-template/platform/database"
 	"github.com/asapjs/fiber-template/platform/paging"
@@ -188,7 +189,7 @@ func TestReadReplicasBinary(t *testing.T) {
 	dsn := pgtest.NewControlledDatabase(t)
 	replica := pgtest.NewReplica(t)
 	bin := buildAPI(t)
-	port := freePort(t)
+	port := testkit.Port(t)
 	api := startAPI(t, bin, map[string]string{
 		"HOST":                  "127.0.0.1",
 		"PORT":                  strconv.Itoa(port),

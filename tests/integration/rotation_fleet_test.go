@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/token"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
@@ -45,7 +46,7 @@ func TestAFleetMidRotationSharesCursorsAndRetries(t *testing.T) {
 	t.Run("production with signing keys and no secrets of their own refuses to start", func(t *testing.T) {
 		t.Parallel()
 		wantRefusal(t, bin, map[string]string{
-			"APP_ENV": "production", "HOST": "127.0.0.1", "PORT": strconv.Itoa(freePort(t)),
+			"APP_ENV": "production", "HOST": "127.0.0.1", "PORT": strconv.Itoa(testkit.Port(t)),
 			"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "app.db"), "JWT_SIGNING_KEYS_FILE": before,
 		}, "PAGING_CURSOR_SECRET and IDEMPOTENCY_SECRET are required")
 	})
@@ -55,7 +56,7 @@ func TestAFleetMidRotationSharesCursorsAndRetries(t *testing.T) {
 		dsn := pgtest.NewDatabase(t)
 		bases := make([]string, 2)
 		for i, keys := range []string{before, rotated} {
-			port := freePort(t)
+			port := testkit.Port(t)
 			bases[i] = fmt.Sprintf("http://127.0.0.1:%d", port)
 			p := startAPI(t, bin, map[string]string{
 				"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn, "APP_ENV": "production",

@@ -34,7 +34,7 @@ func TestInstancesStartTogether(t *testing.T) {
 	ports := make([]int, instances)
 	began := time.Now()
 	for i := range instances {
-		ports[i] = freePort(t)
+		ports[i] = testkit.Port(t)
 		procs[i] = startAPI(t, bin, map[string]string{
 			"HOST":             "127.0.0.1",
 			"PORT":             strconv.Itoa(ports[i]),

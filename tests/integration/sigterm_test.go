@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/asapjs/fiber-template/internal/testkit"
 )
 
 // TestSIGTERMDrains runs cmd/api, holds a connection open mid-request and
@@ -21,7 +23,7 @@ func TestSIGTERMDrains(t *testing.T) {
 	stopsTheBinary(t)
 	t.Parallel()
 	const delay, timeout = 2 * time.Second, time.Second
-	port := freePort(t)
+	port := testkit.Port(t)
 	api := startAPI(t, buildAPI(t), sqliteAPI(t, port, map[string]string{
 		"SHUTDOWN_DELAY":   delay.String(),
 		"SHUTDOWN_TIMEOUT": timeout.String(),

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/asapjs/fiber-template/internal/testkit"
 	"github.com/asapjs/fiber-template/platform/servicetest"
 	"github.com/asapjs/fiber-template/tests/integration/pgtest"
 )
@@ -179,7 +180,7 @@ func startInstances(t *testing.T, n int, dsn string, extra map[string]string) []
 	bin := buildAPI(t)
 	bases := make([]string, n)
 	for i := range bases {
-		port := freePort(t)
+		port := testkit.Port(t)
 		env := map[string]string{
 			"HOST": "127.0.0.1", "PORT": strconv.Itoa(port), "DATABASE_URL": dsn,
 			"JWT_SECRET":      "integration-test-secret-of-32-bytes-or-more",

@@ -95,7 +95,7 @@ func TestImageBinary(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("stops the server with SIGTERM, which Windows lacks")
 		}
-		port := freePort(t)
+		port := testkit.Port(t)
 		env := map[string]string{
 			"HOST":         "127.0.0.1",
 			"PORT":         strconv.Itoa(port),
@@ -197,14 +197,4 @@ func startServer(t *testing.T, bin string, vars map[string]string) (stop func())
 	}
 	t.Cleanup(stop)
 	return stop
-}
-
-// freePort returns a loopback port nothing listens on right now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	port, err := testkit.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return port
 }

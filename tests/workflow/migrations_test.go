@@ -91,7 +91,7 @@ func TestARemovedResourceKeepsItsMigrationVersion(t *testing.T) {
 			createWidget(t, base)
 			fetchBody(t, http.MethodGet, base+"/readyz", "", nil) // a 200: the names of the migrations agree
 
-			p := testkit.Start(t, colliding, append(os.Environ(), append(env, "HOST=127.0.0.1", "PORT="+strconv.Itoa(freePort(t)))...))
+			p := testkit.Start(t, colliding, append(os.Environ(), append(env, "HOST=127.0.0.1", "PORT="+strconv.Itoa(testkit.Port(t)))...))
 			select {
 			case <-p.Done():
 			case <-time.After(2 * time.Minute):

@@ -54,7 +54,7 @@ func TestStarterMakesAResourceServer(t *testing.T) {
 	issuerBin := testkit.Build(t, "./cmd/api", nil)
 	serverBin := filepath.Join(t.TempDir(), "orders")
 	testkit.Go(t, dir, nil, "build", "-o", serverBin, "./cmd/api")
-	port := strconv.Itoa(freePort(t))
+	port := strconv.Itoa(testkit.Port(t))
 	issuer := "http://127.0.0.1:" + port
 	const adminPassword = "issuer-admin-0123"
 	testkit.Start(t, issuerBin, append(os.Environ(), "HOST=127.0.0.1", "PORT="+port, "PUBLIC_URL="+issuer,
