@@ -1,8 +1,6 @@
 package router
 
 import (
-	"slices"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 )
@@ -34,7 +32,7 @@ func (r *Router) answerExpectations() {
 // expectation is the refusal the head of c gets before its body is read,
 // or nil.
 func (r *Router) expectation(c *fiber.Ctx, methods []string) error {
-	if !slices.Contains(methods, c.Method()) {
+	if !knownMethod(methods, c.Request().Header.Method()) {
 		return errUnknownMethod()
 	}
 	if err := checkHead(c); err != nil {

@@ -18,16 +18,25 @@ func (r *Router) answerUnknownMethods() {
 	next := srv.Handler
 	methods := r.app.Config().RequestMethods
 	srv.Handler = func(fctx *fasthttp.RequestCtx) {
-		for _, m := range methods {
-			if string(fctx.Method()) == m {
-				next(fctx)
-				return
-			}
+		if knownMethod(methods, fctx.Method()) {
+			next(fctx)
+			return
 		}
 		c := r.app.AcquireCtx(fctx)
 		defer r.app.ReleaseCtx(c)
 		r.answerOutside(c, errUnknownMethod())
 	}
+}
+
+// knownMethod reports whether m is one of methods, the server's; methods
+// are case-sensitive. It compares without making a string of m.
+func knownMethod(methods []string, m []byte) bool {
+	for _, known := range methods {
+		if string(m) == known {
+			return true
+		}
+	}
+	return false
 }
 
 // errUnknownMethod is the answer to a method HTTP does not define.
