@@ -184,7 +184,10 @@ func (pg *pagination) scan(ctx context.Context, direct func(context.Context) (bo
 			return fmt.Errorf("paginate: %w", err)
 		}
 		pg.pending = make(chan tally, 1)
-		go func() { pg.pending <- pg.c.tally(ctx, pg.cfg.count) }()
+		go func() {
+			growStack()
+			pg.pending <- pg.c.tally(ctx, pg.cfg.count)
+		}()
 	}
 	read, err := direct(ctx)
 	if !read {
