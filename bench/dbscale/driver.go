@@ -18,6 +18,8 @@ type cell struct {
 	n int
 	// cpu is the server's CPU time per request, where it was measured.
 	cpu time.Duration
+	// estimated is the number of answers whose total was an estimate.
+	estimated int
 }
 
 // load runs fn from workers goroutines for d and measures the throughput

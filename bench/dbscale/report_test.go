@@ -19,12 +19,19 @@ func report(b *testing.B, sizes []*size, st settings) {
 		fmt.Fprintf(&out, "\n%d users (deep page: %d)\n\n", sz.rows, deepPage(sz.rows))
 		fmt.Fprintf(&out, "| scenario | %s | %s | %s | %s | %s | %s | service ÷ today | service ÷ raw | service ÷ raw on Fiber | service ÷ huma | service ÷ sqlx |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
 			names[implToday], names[implService], names[implRaw], names[implRawFiber], names[implHuma], names[implSQLx])
+		marked := false
 		for i, sc := range sz.scenarios {
 			m := sz.medians(i)
 			fmt.Fprintf(&out, "| %s | %s | %s | %s | %s | %s | %s | %.1f× | %.2f | %.2f | %.2f | %.2f |\n", sc.name,
 				rate(m[implToday]), rate(m[implService]), rate(m[implRaw]), rate(m[implRawFiber]), rate(m[implHuma]), rate(m[implSQLx]),
 				m[implService].rps/m[implToday].rps, m[implService].rps/m[implRaw].rps, m[implService].rps/m[implRawFiber].rps,
 				m[implService].rps/m[implHuma].rps, m[implService].rps/m[implSQLx].rps)
+			for _, c := range m {
+				marked = marked || c.estimated > 0
+			}
+		}
+		if marked {
+			out.WriteString(estimatedNote)
 		}
 		if st.transport == transportProcess {
 			sz.reportCPU(b, &out, names)
@@ -84,8 +91,20 @@ func p50Ratio(a *size, ai int, b *size, bi int) float64 {
 }
 
 func rate(c cell) string {
-	return fmt.Sprintf("%.0f (%s)", c.rps, c.p50.Round(10*time.Microsecond))
+	s := fmt.Sprintf("%.0f (%s)", c.rps, c.p50.Round(10*time.Microsecond))
+	if c.estimated > 0 {
+		s += " " + estimatedMark
+	}
+	return s
 }
+
+// estimatedMark follows the rate of a cell some answers of which had an
+// estimated total; estimatedNote says what it means under a table that
+// has one.
+const (
+	estimatedMark = "†"
+	estimatedNote = "\n† some answers of the cell had an estimated total: that implementation's count had run out of its budget and was estimated for a minute, which costs less than counting.\n"
+)
 
 // reportCPU prints the median CPU time each child spent per request, and
 // the service's difference from raw pgx on net/http and on raw Fiber, and

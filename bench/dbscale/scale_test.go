@@ -1,11 +1,13 @@
 package dbscale
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,8 +122,15 @@ func (s stack) served(impl int) (any, string) {
 	return sqlxApp(s.sqlx), ""
 }
 
-// call is one request of an implementation, from a worker.
-type call func(ctx context.Context, worker int, sc scenario) error
+// call is one request of an implementation, from a worker: the answer's
+// body.
+type call func(ctx context.Context, worker int, sc scenario) ([]byte, error)
+
+// estimatedTotal marks an answer whose total is an estimate or a lower
+// bound: a count that ran out of its budget is estimated for a minute,
+// which costs less than counting, so such a cell measured another
+// strategy than its neighbours.
+var estimatedTotal = []byte(`"total_exact":false`)
 
 // size is one seeded database and the implementations on it.
 type size struct {
@@ -136,6 +145,9 @@ type size struct {
 	raw     *rawList
 	// children serve the implementations on the process transport.
 	children [implCount]*child
+	// estimated counts the answers of the cell being run whose total was
+	// estimated.
+	estimated atomic.Int64
 }
 
 // seeded is a new database of the harness with rows users, its DSN and
@@ -200,17 +212,11 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	sz.service, sz.raw = svc, raw
 	today := &rawList{pool: pool, cursors: cursors, today: true}
 	byPath := func(get func(ctx context.Context, worker int, path string) ([]byte, error)) call {
-		return func(ctx context.Context, w int, sc scenario) error {
-			_, err := get(ctx, w, sc.path())
-			return err
-		}
+		return func(ctx context.Context, w int, sc scenario) ([]byte, error) { return get(ctx, w, sc.path()) }
 	}
 	if st.transport == transportHandler {
 		direct := func(r *rawList) call {
-			return func(ctx context.Context, _ int, sc scenario) error {
-				_, err := r.list(ctx, sc)
-				return err
-			}
+			return func(ctx context.Context, _ int, sc scenario) ([]byte, error) { return r.list(ctx, sc) }
 		}
 		sz.impls = [implCount]call{direct(today), byPath(svc.get), direct(raw), byPath(newTarget(rawFiber(onFiber), "", st.workers).get),
 			byPath(newTarget(humaApp(db), "", st.workers).get), byPath(newTarget(sqlxApp(sqlxDB), "", st.workers).get)}
@@ -239,7 +245,8 @@ func setUp(b *testing.B, ctx context.Context, rows int, st settings) *size {
 	return sz
 }
 
-// call sends one request of impl for sc from worker w.
+// call sends one request of impl for sc from worker w, and counts it in
+// sz.estimated when its total was estimated.
 func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
 	sc, err := sc.step()
 	if err != nil {
@@ -248,16 +255,26 @@ func (sz *size) call(ctx context.Context, impl, w int, sc scenario) error {
 	if impl == implToday || impl == implHuma || impl == implSQLx { // no cursors: the same page by offset
 		sc.byCursor = false
 	}
-	return sz.impls[impl](ctx, w, sc)
+	body, err := sz.impls[impl](ctx, w, sc)
+	if err == nil && bytes.Contains(body, estimatedTotal) {
+		sz.estimated.Add(1)
+	}
+	return err
 }
 
 // run loads one implementation on one scenario.
 func (sz *size) run(ctx context.Context, impl int, sc scenario, st settings, d time.Duration) (cell, error) {
 	fn := func(ctx context.Context, w int) error { return sz.call(ctx, impl, w, sc) }
-	if c := sz.children[impl]; c != nil {
-		return c.measure(ctx, st.workers, d, fn)
+	sz.estimated.Store(0)
+	var c cell
+	var err error
+	if ch := sz.children[impl]; ch != nil {
+		c, err = ch.measure(ctx, st.workers, d, fn)
+	} else {
+		c, err = load(ctx, st.workers, d, fn)
 	}
-	return load(ctx, st.workers, d, fn)
+	c.estimated = int(sz.estimated.Load())
+	return c, err
 }
 
 // BenchmarkScale seeds every size, warms every cell up once, then runs the
