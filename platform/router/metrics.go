@@ -11,10 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// unmatchedRoute is the route label of requests no route matched, so that
-// probing clients cannot grow the series without bound.
-const unmatchedRoute = "unmatched"
-
 // metricsPath is where the metrics are served, never under the base path.
 const metricsPath = "/metrics"
 
@@ -28,10 +24,6 @@ type httpMetrics struct {
 	// (routeTemplates); a request ending on none matched none.
 	templates map[*fiber.Route]string
 }
-
-// learnRoutes records the route templates of app, once every route is
-// registered.
-func (m *httpMetrics) learnRoutes(app *fiber.App) { m.templates = routeTemplates(app) }
 
 // newHTTPMetrics registers the request metrics in reg.
 func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {

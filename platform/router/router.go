@@ -122,11 +122,14 @@ func New(cfg Config) (*Router, error) {
 	if err := r.bodies.learnPaths(r.app); err != nil {
 		return nil, err
 	}
-	if r.metrics != nil {
-		r.metrics.learnRoutes(r.app)
-	}
-	if r.tracing != nil {
-		r.tracing.learnRoutes(r.app)
+	if r.metrics != nil || r.tracing != nil {
+		templates := routeTemplates(r.app) // every route is registered now
+		if r.metrics != nil {
+			r.metrics.templates = templates
+		}
+		if r.tracing != nil {
+			r.tracing.templates = templates
+		}
 	}
 	return r, nil
 }
