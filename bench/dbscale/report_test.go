@@ -107,22 +107,30 @@ const (
 )
 
 // reportCPU prints the median CPU time each child spent per request, and
-// the service's difference from raw pgx on net/http and on raw Fiber, and
-// reports the deep cursor page's differences as metrics.
+// the service's difference from raw pgx on net/http and on raw Fiber, both
+// as the difference of the medians and paired by round (the median of each
+// round's difference, with its quartiles), and reports the deep cursor
+// page's differences as metrics. The cells of one scenario run one after
+// the other in a round, so a round that found the machine busy slows both
+// of a pair: pairing leaves that out where a difference of medians keeps
+// it.
 func (sz *size) reportCPU(b *testing.B, out *strings.Builder, names [implCount]string) {
-	fmt.Fprintf(out, "\nCPU time of the serving process per request, %d users\n\n| scenario | %s | %s | %s | %s | %s | %s | service − raw | service − raw on Fiber |\n|---|---|---|---|---|---|---|---|---|\n",
+	fmt.Fprintf(out, "\nCPU time of the serving process per request, %d users\n\n| scenario | %s | %s | %s | %s | %s | %s | service − raw | service − raw on Fiber | service − raw, paired by round | service − raw on Fiber, paired by round |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
 		sz.rows, names[implToday], names[implService], names[implRaw], names[implRawFiber], names[implHuma], names[implSQLx])
 	for i, sc := range sz.scenarios {
 		var cpu [implCount]time.Duration
 		for impl := range implCount {
 			cpu[impl] = medianCPU(sz.cells[i][impl])
 		}
-		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sc.name, micros(cpu[implToday]), micros(cpu[implService]),
+		raw, rawFiber := pairedGap(sz.cells[i][implService], sz.cells[i][implRaw]), pairedGap(sz.cells[i][implService], sz.cells[i][implRawFiber])
+		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", sc.name, micros(cpu[implToday]), micros(cpu[implService]),
 			micros(cpu[implRaw]), micros(cpu[implRawFiber]), micros(cpu[implHuma]), micros(cpu[implSQLx]),
-			micros(cpu[implService]-cpu[implRaw]), micros(cpu[implService]-cpu[implRawFiber]))
+			micros(cpu[implService]-cpu[implRaw]), micros(cpu[implService]-cpu[implRawFiber]), raw, rawFiber)
 		if sc.name == "deep, cursor" {
 			b.ReportMetric(float64(cpu[implService]-cpu[implRaw])/float64(time.Microsecond), fmt.Sprintf("cpu-gap-µs/%d-rows", sz.rows))
 			b.ReportMetric(float64(cpu[implService]-cpu[implRawFiber])/float64(time.Microsecond), fmt.Sprintf("cpu-gap-fiber-µs/%d-rows", sz.rows))
+			b.ReportMetric(float64(raw.median)/float64(time.Microsecond), fmt.Sprintf("cpu-gap-paired-µs/%d-rows", sz.rows))
+			b.ReportMetric(float64(rawFiber.median)/float64(time.Microsecond), fmt.Sprintf("cpu-gap-fiber-paired-µs/%d-rows", sz.rows))
 		}
 	}
 }
@@ -133,8 +141,42 @@ func medianCPU(cells []cell) time.Duration {
 	for i, c := range cells {
 		cpu[i] = c.cpu
 	}
-	slices.Sort(cpu)
-	return cpu[len(cpu)/2]
+	return quantiles(cpu).median
+}
+
+// spread is the median of some durations and their lower and upper
+// quartiles.
+type spread struct{ lower, median, upper time.Duration }
+
+// quantiles is the spread of ds, which it sorts. A quantile between two
+// values is their mean, so the median of an even count is the mean of the
+// middle two.
+func quantiles(ds []time.Duration) spread {
+	slices.Sort(ds)
+	at := func(q float64) time.Duration {
+		pos := q * float64(len(ds)-1)
+		i := int(pos)
+		if i+1 >= len(ds) {
+			return ds[i]
+		}
+		return ds[i] + time.Duration((pos-float64(i))*float64(ds[i+1]-ds[i]))
+	}
+	return spread{lower: at(0.25), median: at(0.5), upper: at(0.75)}
+}
+
+// pairedGap is the spread over the rounds of a's CPU time per request less
+// b's in the same round.
+func pairedGap(a, b []cell) spread {
+	d := make([]time.Duration, min(len(a), len(b)))
+	for r := range d {
+		d[r] = a[r].cpu - b[r].cpu
+	}
+	return quantiles(d)
+}
+
+// String writes the spread as its median and, in brackets, its quartiles.
+func (s spread) String() string {
+	return fmt.Sprintf("%s (%s to %s)", micros(s.median), micros(s.lower), micros(s.upper))
 }
 
 // micros writes d in microseconds, to one decimal.

@@ -1,0 +1,66 @@
+package dbscale
+
+import (
+	"testing"
+	"time"
+)
+
+// TestCPUGaps checks the CPU table's two differences between the service
+// and a baseline: of their medians over the rounds, and paired by round
+// (the median and quartiles of each round's difference), where an even
+// count's median is the mean of its middle two.
+func TestCPUGaps(t *testing.T) {
+	us := func(vs ...int) []cell {
+		cells := make([]cell, len(vs))
+		for i, v := range vs {
+			cells[i] = cell{cpu: time.Duration(v) * time.Microsecond}
+		}
+		return cells
+	}
+	// spreadOf is a spread in µs, which may have a half.
+	spreadOf := func(lower, median, upper float64) spread {
+		d := func(v float64) time.Duration { return time.Duration(v * float64(time.Microsecond)) }
+		return spread{d(lower), d(median), d(upper)}
+	}
+	tests := []struct {
+		name         string
+		service, raw []cell
+		medianGap    time.Duration
+		paired       spread
+	}{
+		{
+			name:    "one round",
+			service: us(130), raw: us(110),
+			medianGap: 20 * time.Microsecond, paired: spreadOf(20, 20, 20),
+		},
+		{
+			// Each round slowed both of its cells by as much: the
+			// difference of the medians is the rounds' difference.
+			name:    "rounds slowed alike",
+			service: us(110, 160, 115, 190), raw: us(100, 150, 105, 180),
+			medianGap: 10 * time.Microsecond, paired: spreadOf(10, 10, 10),
+		},
+		{
+			// Round 3 slowed raw alone, round 4 the service alone: the
+			// rounds' differences are 20, 21, −38, 60 and 23 µs.
+			name:    "a cell slowed alone",
+			service: us(120, 121, 122, 160, 123), raw: us(100, 100, 160, 100, 100),
+			medianGap: 22 * time.Microsecond, paired: spreadOf(20, 21, 23),
+		},
+		{
+			name:    "an even count",
+			service: us(110, 120, 130, 140), raw: us(100, 100, 100, 100),
+			medianGap: 25 * time.Microsecond, paired: spreadOf(17.5, 25, 32.5),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := medianCPU(tt.service) - medianCPU(tt.raw); got != tt.medianGap {
+				t.Errorf("difference of the medians %v, want %v", got, tt.medianGap)
+			}
+			if got := pairedGap(tt.service, tt.raw); got != tt.paired {
+				t.Errorf("paired %v, want %v", got, tt.paired)
+			}
+		})
+	}
+}
