@@ -1,6 +1,7 @@
 package dbscale
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -62,5 +63,32 @@ func TestCPUGaps(t *testing.T) {
 				t.Errorf("paired %v, want %v", got, tt.paired)
 			}
 		})
+	}
+}
+
+// TestPairedRatio checks the goals' ratio paired by round: the median of
+// each round's ratio, the mean of the middle two for an even count.
+func TestPairedRatio(t *testing.T) {
+	rates := func(vs ...float64) []cell {
+		cells := make([]cell, len(vs))
+		for i, v := range vs {
+			cells[i] = cell{rps: v}
+		}
+		return cells
+	}
+	tests := []struct {
+		name          string
+		service, base []cell
+		want          float64
+	}{
+		{"one round", rates(900), rates(1000), 0.9},
+		// The rounds' ratios are 0.5, 2 and 11/12; the medians' is 1.1.
+		{"an odd count", rates(500, 2000, 1100), rates(1000, 1000, 1200), 1100.0 / 1200},
+		{"an even count", rates(800, 1000, 1200, 4000), rates(1000, 1000, 1000, 1000), 1.1},
+	}
+	for _, tt := range tests {
+		if got := pairedRatio(tt.service, tt.base); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
