@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,14 +23,22 @@ type cell struct {
 	estimated int
 }
 
-// load runs fn from workers goroutines for d and measures the throughput
-// and the median latency. fn gets its worker's index; the first error ends
-// the run.
+// minRequests is the fewest requests a cell completes, however long they
+// take: a cell of requests of a second each would otherwise complete a
+// dozen in its 1.5 s, and one request more or less would move its rate by
+// a tenth.
+const minRequests = 32
+
+// load runs fn from workers goroutines for d, and longer if fewer than
+// minRequests have completed by then, and measures the throughput and the
+// median latency. fn gets its worker's index; the first error ends the
+// run.
 func load(ctx context.Context, workers int, d time.Duration, fn func(ctx context.Context, worker int) error) (cell, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	latencies := make([][]time.Duration, workers)
 	errs := make([]error, workers)
+	var completed atomic.Int64
 	start := time.Now()
 	deadline := start.Add(d)
 	var wg sync.WaitGroup
@@ -37,7 +46,7 @@ func load(ctx context.Context, workers int, d time.Duration, fn func(ctx context
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Now().Before(deadline) && ctx.Err() == nil {
+			for (time.Now().Before(deadline) || completed.Load() < minRequests) && ctx.Err() == nil {
 				t0 := time.Now()
 				if err := fn(ctx, w); err != nil {
 					errs[w] = err
@@ -45,6 +54,7 @@ func load(ctx context.Context, workers int, d time.Duration, fn func(ctx context
 					return
 				}
 				latencies[w] = append(latencies[w], time.Since(t0))
+				completed.Add(1)
 			}
 		}()
 	}

@@ -1,6 +1,7 @@
 package dbscale
 
 import (
+	"context"
 	"math"
 	"testing"
 	"time"
@@ -90,5 +91,28 @@ func TestPairedRatio(t *testing.T) {
 		if got := pairedRatio(tt.service, tt.base); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestACellCompletesItsFewestRequests: a cell whose requests outlast its
+// duration runs on until minRequests have completed, so that its rate is
+// not a count of a handful; a cell of quick requests runs its duration.
+func TestACellCompletesItsFewestRequests(t *testing.T) {
+	ctx := context.Background()
+	slow := func(context.Context, int) error { time.Sleep(20 * time.Millisecond); return nil }
+	c, err := load(ctx, 8, time.Millisecond, slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.n < minRequests || c.n >= minRequests+8 {
+		t.Errorf("a cell of slow requests completed %d, want %d to %d", c.n, minRequests, minRequests+7)
+	}
+	quick := func(context.Context, int) error { time.Sleep(time.Millisecond); return nil }
+	start := time.Now()
+	if c, err = load(ctx, 8, 200*time.Millisecond, quick); err != nil {
+		t.Fatal(err)
+	}
+	if elapsed := time.Since(start); c.n < 4*minRequests || elapsed < 200*time.Millisecond {
+		t.Errorf("a cell of quick requests completed %d in %s, want its 200ms and more than %d", c.n, elapsed, 4*minRequests)
 	}
 }
