@@ -53,7 +53,7 @@ func report(b *testing.B, sizes []*size, st settings) {
 	goals[2].met, goals[3].met = goals[2].value <= 1.5, goals[3].value <= 2
 	fmt.Fprintf(&out, "\nGoals at %d users:\n\n", largest.rows)
 	for _, g := range goals {
-		fmt.Fprintf(&out, "- %s: %.2f (%s)\n", g.name, g.value, map[bool]string{true: "met", false: "missed"}[g.met])
+		fmt.Fprintf(&out, "- %s: %.2f (%s)\n", g.name, g.value, verdict(g.met))
 		b.ReportMetric(g.value, g.unit)
 	}
 	reportCostGoals(b, &out, sizes, st.transport == transportProcess)
@@ -92,7 +92,6 @@ const maxCPUGap = 25 * time.Microsecond
 // each size, each judged met or missed, and reports the lowest ratios as
 // metrics.
 func reportCostGoals(b *testing.B, out *strings.Builder, sizes []*size, cpu bool) {
-	verdict := func(met bool) string { return map[bool]string{true: "met", false: "missed"}[met] }
 	out.WriteString("\nRequest cost goals, of the medians and paired by round:\n\n")
 	for _, g := range costGoals {
 		lowest, lowestPaired := 1e9, 1e9
@@ -128,6 +127,14 @@ func reportCostGoals(b *testing.B, out *strings.Builder, sizes []*size, cpu bool
 	}
 }
 
+// verdict writes whether a goal was met.
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "missed"
+}
+
 // pairedRatio is the median over the rounds of a's requests a second over
 // b's in the same round.
 func pairedRatio(a, b []cell) float64 {
@@ -136,10 +143,7 @@ func pairedRatio(a, b []cell) float64 {
 		r[i] = a[i].rps / b[i].rps
 	}
 	slices.Sort(r)
-	if n := len(r); n%2 == 0 {
-		return (r[n/2-1] + r[n/2]) / 2
-	}
-	return r[len(r)/2]
+	return quantile(r, 0.5)
 }
 
 func (sz *size) medians(scenario int) [implCount]cell {
@@ -216,20 +220,22 @@ func medianCPU(cells []cell) time.Duration {
 // quartiles.
 type spread struct{ lower, median, upper time.Duration }
 
-// quantiles is the spread of ds, which it sorts. A quantile between two
-// values is their mean, so the median of an even count is the mean of the
-// middle two.
+// quantiles is the spread of ds, which it sorts.
 func quantiles(ds []time.Duration) spread {
 	slices.Sort(ds)
-	at := func(q float64) time.Duration {
-		pos := q * float64(len(ds)-1)
-		i := int(pos)
-		if i+1 >= len(ds) {
-			return ds[i]
-		}
-		return ds[i] + time.Duration((pos-float64(i))*float64(ds[i+1]-ds[i]))
+	return spread{lower: quantile(ds, 0.25), median: quantile(ds, 0.5), upper: quantile(ds, 0.75)}
+}
+
+// quantile is the q-quantile of sorted, not empty, interpolated linearly
+// between the two values it falls between: the median of an even count is
+// the mean of the middle two.
+func quantile[T ~int64 | ~float64](sorted []T, q float64) T {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i+1 >= len(sorted) {
+		return sorted[i]
 	}
-	return spread{lower: at(0.25), median: at(0.5), upper: at(0.75)}
+	return sorted[i] + T((pos-float64(i))*float64(sorted[i+1]-sorted[i]))
 }
 
 // pairedGap is the spread over the rounds of a's CPU time per request less
